@@ -72,6 +72,28 @@ class Lemmas:
         has it through the head it is similar to (``&``). Empty for one that measures nothing.
         """
 
+    def alike(self, adjective: str, attributes: frozenset[str]) -> frozenset[str]:
+        """The adjectives of every sense of ``adjective`` that measures one of ``attributes``.
+
+        "little" with size: small, little (one sense); empty when no sense so measures.
+        """
+        index, _ = self._files["adj"]
+        line = line_of(index, adjective.encode("ascii")) if adjective.isascii() else None
+        found: set[str] = set()
+        for sense in sense_offsets(line) if line is not None else []:
+            heads = (sense, *self._pointed(sense, b"&"))
+            if any(self._attribute_nouns(offset) & attributes for offset in heads):
+                found |= self._words(sense)
+        return frozenset(found)
+
+    def _words(self, offset: bytes) -> set[str]:
+        """The lemmas of the adjective synset at ``offset`` ("big(a)" is big)."""
+        line = line_of(self._adjectives, offset)
+        fields = line.split() if line is not None else []
+        count = int(fields[3], 16) if len(fields) > 3 else 0
+        said = (fields[4 + 2 * i].decode("ascii") for i in range(count))
+        return {word.split("(")[0].replace("_", " ").lower() for word in said}
+
     def _knows(self, word: str) -> bool:
         return any(self.lemma_of(word, part) is not None for part in ENDINGS)
 

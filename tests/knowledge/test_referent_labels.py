@@ -53,6 +53,9 @@ KITCHEN = (
     cog:in :fridge .
 :roaster a cog:Object ; rdfs:label "roasting dish" ; cog:objectType cog:Pot ;
     cog:colour "burnt sienna red" ; cog:in :fridge .
+:milk_pan a cog:Object ; rdfs:label "small milk pan" ; cog:objectType cog:Saucepan ;
+    cog:on :counter .
+:stock_pan a cog:Object ; rdfs:label "stock pan" ; cog:objectType cog:Saucepan ; cog:on :counter .
 :ramekin a cog:Object ; rdfs:label "ramekin" ; cog:objectType cog:Pot ; cog:colour "cream" ;
     cog:in :fridge .
 """
@@ -182,3 +185,12 @@ def test_initials_are_read_as_the_one_type_name_they_start(kitchen: SceneGraph, 
     assert carton.id == "oj"
     assert any("read as 'orange juice'" in reason for reason in carton.reasons)
     assert ids(kitchen, "the xq") == []  # initials of no type name: nothing
+
+
+def test_a_size_word_keeps_the_things_whose_labels_say_it_or_one_alike(
+    kitchen: SceneGraph,
+) -> None:
+    """Checked to fail before: "the little pan" found nothing (WordNet: small, little)."""
+    [pan] = kitchen.resolve_referent("the little pan")
+    assert (pan.id, pan.by_label) == ("milk_pan", False)
+    assert {c.id for c in kitchen.resolve_referent("the large pan")} == {"milk_pan", "stock_pan"}

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogtree.knowledge.scene.taxonomy import HOUSEHOLD_LEXNAMES
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import NounDatabase, mapped, shipped_nouns
 
 
@@ -148,3 +149,12 @@ def test_a_word_first_of_all_a_kind_of_something(nouns: NounDatabase) -> None:
     assert not nouns.first_is("block", "noun.quantity", units)  # first a made thing
     assert not nouns.first_is("stack", "noun.quantity", units)  # an amount, no unit
     assert not nouns.first_is("zzzq", "noun.quantity", units)
+
+
+def test_adjectives_alike_in_what_they_measure() -> None:
+    lemmas = shipped_lemmas()
+    assert lemmas is not None
+    sizes = frozenset(["size"])
+    assert {"small", "little"} <= lemmas.alike("little", sizes)
+    assert lemmas.alike("big", sizes) == {"big", "large"}
+    assert lemmas.alike("orange", sizes) == frozenset()  # a colour measures no size

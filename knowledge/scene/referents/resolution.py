@@ -247,9 +247,14 @@ def _matching(
         for at in relative:
             positions.pop(at, None)
         found = _found(index, phrase, positions, terms, owners)
+        sized = _sized_in_label(index, [phrase.words[at] for at in relative], found)
         said = ", ".join(repr(phrase.words[at]) for at in relative)
-        match.notes = [*notes, f"{said}: the belief does not say how big things are"]
-        match.by_label = True  # a guess: asked about, never acted on
+        if sized:  # "the little saucepan": the small non-stick saucepan
+            found = sized
+            match.notes = [*notes, f"{said}: its label says so"]
+        else:
+            match.notes = [*notes, f"{said}: the belief does not say how big things are"]
+            match.by_label = True  # a guess: asked about, never acted on
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
@@ -287,8 +292,9 @@ def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]
     """The positions of describing words that matched nothing and only compare sizes.
 
     "the big orange pot": big is said of one pot beside others, which the belief may not
-    measure; such a word is no reason to have seen nothing, but what is found without it is a
-    guess (``by_label``), asked about. Not the word naming the thing.
+    measure; such a word is no reason to have seen nothing. What is found without it is kept to
+    those whose labels say it or a word alike (:func:`_sized_in_label`: "small" for "little"),
+    else it is a guess (``by_label``), asked about. Not the word naming the thing.
     """
     lemmas = shipped_lemmas()
     if lemmas is None:
@@ -298,6 +304,17 @@ def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]
         for at in sorted(phrase.content - {phrase.head})
         if not any(map(_bound, positions.get(at, ()))) and lemmas.measures(phrase.words[at]) & SIZES
     ]
+
+
+def _sized_in_label(index: SceneIndex, words: Sequence[str], found: set[str]) -> set[str]:
+    """Of ``found``, those whose labels say each size word or one alike ("little": small)."""
+    lemmas = shipped_lemmas()
+    if lemmas is None:
+        return set()
+    for word in words:
+        labelled = _Nodes(index.members("by_word", sorted(lemmas.alike(word, SIZES) | {word})))
+        found = {node for node in found if node in labelled}
+    return found
 
 
 def _found(
