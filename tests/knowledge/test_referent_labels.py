@@ -170,15 +170,6 @@ def test_a_word_comparing_sizes_the_belief_does_not_know_rules_nothing_out(
     assert ids(kitchen, "the purple pot") == []  # a colour still rules out
 
 
-def test_a_label_that_names_the_thing_by_the_word_said_is_no_guess(kitchen: SceneGraph) -> None:
-    """Checked to fail before: the carton of orange juice was only a guess for "the orange
-    juice" (its type, a carton, says nothing of juice), and never acted on."""
-    [carton] = kitchen.resolve_referent("the orange juice")
-    assert (carton.id, carton.by_label) == ("oj", False)
-    [mug] = kitchen.resolve_referent("the blue one")
-    assert mug.by_label, "a word that only describes is still a guess"
-
-
 @pytest.mark.parametrize("said", ["a glass of OJ", "the oj"])
 def test_initials_are_read_as_the_one_type_name_they_start(kitchen: SceneGraph, said: str) -> None:
     [carton] = kitchen.resolve_referent(said.removeprefix("a glass of "))

@@ -78,7 +78,8 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         if self.registry is not None:
             frame = with_unknown_verbs(frame, self._known)
         talked = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
-        frame = with_earlier_request(frame, talked and talked.request, parse_request)
+        earlier = talked.request if talked is not None else None
+        frame = with_earlier_request(frame, earlier, parse_request)
         if utterance is None:
             self.blackboard.set(self.frame_key, frame)
             self.feedback_message = "no /turn/utterance: an empty frame"

@@ -239,9 +239,7 @@ def _matching(
         found = _found(index, phrase, positions, terms, owners)
         # a guess when the word naming the thing matched only a label's words ("the blue
         # one"), not when it names the thing's kind and a describing word is in its label
-        # ("a bath towel": a towel labelled white bath towel), nor when the label names the
-        # thing by it ("the orange juice": a carton labelled tropicana orange juice)
-        named += _named_by_label(index, phrase, terms)
+        # ("a bath towel": a towel labelled white bath towel)
         match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
     if not found and (relative := _relative_sizes(phrase, positions)):
         for at in relative:
@@ -259,29 +257,6 @@ def _matching(
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
     return match
-
-
-def _named_by_label(
-    index: SceneIndex, phrase: Phrase, terms: dict[str, list[Way]]
-) -> list[set[str]]:
-    """The things whose labels name them by the words naming the phrase's thing.
-
-    A drink names only a vessel made for it (``referred_to_by_content``): a bottle labelled
-    lemonade but flagged chemical is still a guess.
-    """
-    vocabulary, found = index.vocabulary, list[set[str]]()
-    for text in (term.text for term in phrase.terms() if phrase.head in term.covers):
-        drinks = [k for k in vocabulary.types_named.get(text, ()) if is_drink(vocabulary, k)]
-        for how, _, nodes in terms.get(text, []):
-            if how == "named":
-                found.append({node for node in nodes if _named_for(index, node, drinks)})
-    return found
-
-
-def _named_for(index: SceneIndex, node: str, drinks: Sequence[str]) -> bool:
-    """Whether ``node`` may be called by each of ``drinks`` its label names it by."""
-    held = index.node(node)
-    return all(referred_to_by_content(index.vocabulary, drink, held) for drink in drinks)
 
 
 SIZES: Final = frozenset(["size", "height", "length"])
