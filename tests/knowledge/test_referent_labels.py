@@ -181,7 +181,8 @@ def test_initials_are_read_as_the_one_type_name_they_start(kitchen: SceneGraph, 
 def test_a_size_word_keeps_the_things_whose_labels_say_it_or_one_alike(
     kitchen: SceneGraph,
 ) -> None:
-    """Checked to fail before: "the little pan" found nothing (WordNet: small, little)."""
+    """Checked to fail before: "the little pan" found nothing (WordNet: small, little). Still
+    a guess, asked about: sizes are relative and the label was written by someone else."""
     [pan] = kitchen.resolve_referent("the little pan")
-    assert (pan.id, pan.by_label) == ("milk_pan", False)
+    assert (pan.id, pan.by_label) == ("milk_pan", True)
     assert {c.id for c in kitchen.resolve_referent("the large pan")} == {"milk_pan", "stock_pan"}

@@ -247,12 +247,10 @@ def _matching(
         found = _found(index, phrase, positions, terms, owners)
         sized = _sized_in_label(index, [phrase.words[at] for at in relative], found)
         said = ", ".join(repr(phrase.words[at]) for at in relative)
-        if sized:  # "the little saucepan": the small non-stick saucepan
-            found = sized
-            match.notes = [*notes, f"{said}: its label says so"]
-        else:
-            match.notes = [*notes, f"{said}: the belief does not say how big things are"]
-            match.by_label = True  # a guess: asked about, never acted on
+        found = sized or found  # "the little saucepan": the small non-stick saucepan
+        how = "its label says so" if sized else "the belief does not say how big things are"
+        match.notes = [*notes, f"{said}: {how}"]
+        match.by_label = True  # a guess either way: asked about, never acted on
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
@@ -268,8 +266,9 @@ def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]
 
     "the big orange pot": big is said of one pot beside others, which the belief may not
     measure; such a word is no reason to have seen nothing. What is found without it is kept to
-    those whose labels say it or a word alike (:func:`_sized_in_label`: "small" for "little"),
-    else it is a guess (``by_label``), asked about. Not the word naming the thing.
+    those whose labels say it or a word alike (:func:`_sized_in_label`: "small" for "little");
+    either way it is a guess (``by_label``), asked about: a held-out hazard case handed a
+    child the one small bottle so found. Not the word naming the thing.
     """
     lemmas = shipped_lemmas()
     if lemmas is None:
