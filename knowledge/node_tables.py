@@ -309,8 +309,8 @@ class Tables:
         for name in node.types:
             edit(self.by_type, name, node_id, _big("by_type"))
         for attribute, value in node.values:
-            hue = value.rsplit(" ", 1)[-1] if attribute in HUES else value  # "volcanic orange"
-            for said in dict.fromkeys((value, hue)):
+            hues = [p.rsplit(" ", 1)[-1] for p in value.split(" and ")] if attribute in HUES else []
+            for said in dict.fromkeys((value, *hues)):  # "volcanic orange", "red and white"
                 key = intern(f"{attribute}={said}")
                 edit(self.by_value, key, node_id, _big("by_value"))
                 keys = self.valued.setdefault(attribute, set())

@@ -109,6 +109,8 @@ PLACE_WORDS: Final = frozenset(
 NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
 """Words after which a thing's name says no more of what it is."""
 
+ONES: Final = frozenset(["one", "ones"])
+"""Words that stand for a noun said before ("the blue one", "the one in the hall")."""
 POSSESSIVES: Final = frozenset({"my", "your", "his", "her", "its", "our", "their"})
 """Determiners of whose a thing is ("my fish" may be a pet)."""
 

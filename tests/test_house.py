@@ -30,7 +30,7 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/gates/intent.py": 652,
+    "behaviours/gates/intent.py": 651,
     "behaviours/gates/task_readiness.py": 808,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 738,

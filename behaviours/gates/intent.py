@@ -443,7 +443,6 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             return
         now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
         before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout) or TalkedAbout()
-        frame = keys.read_request_frame(self.blackboard)
         carried = self._earlier.things[:1] if self._earlier is not None else []
         things = [*carried, *now.things, *before.things]
         self.blackboard.set(
@@ -453,7 +452,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 things=list(dict.fromkeys(things))[:REMEMBERED],
                 people=list(dict.fromkeys([*now.people, *before.people]))[:REMEMBERED],
                 task=task,
-                request=frame if frame is not None and frame.actions else None,
+                request=before.request,
             ),
         )
 

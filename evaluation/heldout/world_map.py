@@ -363,9 +363,9 @@ class _Builder:
         state = self._state
         spec.update(self._placement(thing, state))
         spec.update(self._contents(state))
-        colour = state.pop("colour", None) or state.pop("color", None)
-        if isinstance(colour, str) and colour.strip():
-            spec["colour"] = colour  # seen, as a person sees it
+        said = next((key for key in ("colour", "color") if isinstance(state.get(key), str)), None)
+        if said is not None and state[said].strip():
+            spec["colour"] = state.pop(said)  # seen, as a person sees it; else it is lost
         self._lose(thing, state)
         return spec
 

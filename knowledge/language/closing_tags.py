@@ -21,7 +21,6 @@ from typing import Final, NamedTuple
 
 from cogtree.knowledge.language.grammar.emphasis import without_emphasis
 from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
-from cogtree.knowledge.language.grammar.indirect_requests import gerunds_asked
 from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
 from cogtree.knowledge.language.grammar.words import request_words
 
@@ -53,8 +52,7 @@ def closing_tags() -> Tags:
 
 def as_read(text: str) -> str:
     """``text`` as the request grammar reads it: typed spellings put back, emphasis and tags out."""
-    spelled = with_apostrophes(unreduced(unstretched(text)))
-    return without_tags(without_emphasis(gerunds_asked(spelled)))
+    return without_tags(without_emphasis(with_apostrophes(unreduced(unstretched(text)))))
 
 
 def without_tags(text: str) -> str:

@@ -33,7 +33,7 @@ from cogtree.knowledge.language.grammar.clause import (
     longest,
     tokens,
 )
-from cogtree.knowledge.language.grammar.indirect_requests import unwrap
+from cogtree.knowledge.language.grammar.indirect_requests import gerunds_asked, unwrap
 from cogtree.knowledge.language.grammar.noun_phrases import indirect_object, noun_phrase
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.pouring import poured
@@ -179,7 +179,7 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    clauses = _clauses(tokens(as_read(text)), lexicon)
+    clauses = _clauses(gerunds_asked(tokens(as_read(text))), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     before = ""  # what the clause before said, when it went to the context
     for clause in clauses:
@@ -286,7 +286,7 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
     return [clause for clause in clauses if clause]
 
 
-ADDRESSING: Final = frozenset({"you", "u", "please", "kindly"})
+ADDRESSING: Final = frozenset({"you", "please", "kindly"})
 """Openers that ask the listener ("can you", "please"): a verb follows them."""
 TOOL_OPENERS: Final = frozenset({"use", "using"})
 """Words that open a clause with its tool: "use the tongs to lift the roll"."""
@@ -669,7 +669,7 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
     phrase = noun_phrase(clause)
     if phrase is None:
         return
-    ruled = longest(clause.words, clause.at + 1, clause.lexicon.negations)  # ", not the mop"
+    ruled = int(clause.word(1) == "not")  # ", not the mop"; ", no, the X" corrects the phrase
     if clause.word() == "," and ruled:
         at, clause.at = clause.at, clause.at + 1 + ruled
         other = noun_phrase(clause, negated=True)

@@ -29,7 +29,7 @@ from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
-from cogtree.knowledge.wording import PLACE_WORDS, POINTING, POSSESSIVES
+from cogtree.knowledge.wording import ONES, PLACE_WORDS, POINTING, POSSESSIVES
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
@@ -196,16 +196,18 @@ def _naming_word(word: str) -> bool:
 
 ADDING: Final = (("as", "well"), ("too",), ("also",), ("again",))
 """Words that say a request adds to the one before ("the pepper too", "same again")."""
-ADDING_OPENERS: Final = frozenset(["and", "also", "plus", "then"])
-"""Words a follow-up may open with ("and the one in the hall")."""
+ADDING_OPENERS: Final = frozenset(["and", "also", "plus"])
+"""Words that open an addition ("and the one in the hall"), beside the grammar's openers."""
 PRO_VERB: Final = "do"
 """The verb that stands for the earlier one ("do Alfie's as well")."""
-SAME: Final = frozenset(["same", "the same", "same thing", "the same thing"])
-"""What repeats the earlier request whole ("same again")."""
+SAME: Final = re.compile(r"^(?:the )?same(?: thing)?(?: (?:for|with) (?P<thing>.+))?$")
+"""What repeats the earlier request: whole ("same again"), or on a thing ("the same for X")."""
 FOLLOW_UP_PART: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
 """What ends a part of a follow-up ("Ta. And the pepper too.": two parts)."""
-ONES: Final = frozenset(["one", "ones"])
-"""Words that stand for the kind named before ("the one in the hall")."""
+STOPPING: Final = frozenset(["stop", "cancel", "forget", "wait", "hang", "hold"])
+"""Words that call a request off ("same again? no, forget it"): no follow-up is read."""
+CHANGING: Final = frozenset(["but", "or", "except", "instead", "only"])
+"""Words opening a part that changes what is added ("the same, but the green one")."""
 
 
 def with_earlier_request(
@@ -214,68 +216,111 @@ def with_earlier_request(
     """``frame`` as ``earlier``'s action on the things it names, when it only adds to it.
 
     It does when it asks for no action of its own (no step, or only a thing said alone), one
-    part of it says it adds ("too", "as well", "also", "again", or opens with "and") and
-    names things (read by ``read``, the request parser) or says "same": "same again" is
-    ``earlier``'s steps whole; else ``earlier`` must act on things in its first step, whose
-    things the new ones replace ("the one in the hall": the one is a lamp, as before; "do
-    Alfie's": Alfie's, of the same kind). Places, people and tools stay as they were said;
-    ``said_before`` holds the words they were said in. Anything else: ``frame`` unchanged.
+    part of it says it adds (:func:`_added`: "too", "as well", "also", "again", or opens with
+    "and" but asks nothing) and names things (read by ``read``, the request parser) or says
+    "same": "same again" is ``earlier``'s steps whole, "the same for X" its first step on X.
+    Else ``earlier`` must act on one thing in its first step, which the new ones replace ("the
+    one in the hall": the one is a lamp, as before; "do Alfie's": Alfie's, of the same kind).
+    Places, people and tools stay as they were said, a place of the thing's own ("the one on
+    the counter") replacing where it came from. ``said_before`` holds what the follow-up is
+    read as (the earlier request, or its step said of the new things), so those words are
+    said; nothing more. A follow-up that says no, calls something off or asks a question
+    anywhere is left as it is, as is anything else: ``frame`` unchanged.
     """
-    acted = earlier is not None and earlier.steps and earlier.steps[0].action
-    if earlier is None or not acted or any(not step.bare for step in frame.steps):
+    if earlier is None or not earlier.steps or not earlier.steps[0].action:
         return frame
-    said = _added(frame.text)
+    own = [step for step in frame.steps if not step.bare and step.verb != PRO_VERB]
+    said = _added(frame.text) if not own else None
     if said is None:
         return frame
-    said_before = (*earlier.said_before, earlier.text)[-3:]
-    if said.lower() in SAME:
-        return replace(frame, steps=earlier.steps, said_before=said_before)
+    same = SAME.match(said.lower())
+    if same is not None and same.group("thing") is None:
+        return replace(frame, steps=earlier.steps, said_before=(*earlier.said_before, earlier.text))
     first = earlier.steps[0]
     before = [phrase for phrase in first.wanted if not phrase.pronoun and not phrase.person]
-    if len(before) != 1:
+    things = _things_added(said[same.start("thing") :] if same else said, before, read)
+    if len(before) != 1 or not things or before[0].text not in first.text:
         return frame
-    things = _things_added(said, before[0], read)
-    if not things:
-        return frame
+    now = " and ".join(thing.described for thing in things)
+    source = None if any(thing.where for thing in things) else first.source  # its own place
+    text = _without(_without(first.text, before[0].where), _said(first.source, source))
     people = tuple(phrase for phrase in first.wanted if phrase.person)  # "take Dad his ..."
-    things = (*people, *things)
-    said_now = " and ".join(thing.described for thing in things if not thing.person)
-    text = first.text.replace(f" {before[0].where}", "") if before[0].where else first.text
-    step = replace(first, text=text.replace(before[0].text, said_now, 1), objects=things)
-    said_before = (*said_before, step.text)  # "the one in the hall" read as "the lamp in ..."
-    return replace(frame, steps=(step, *earlier.steps[1:]), said_before=said_before)
+    step = replace(first, text=text.replace(before[0].text, now, 1), source=source)
+    step = replace(step, objects=(*people, *things))
+    return replace(frame, steps=(step, *earlier.steps[1:]), said_before=(step.text,))
+
+
+def _without(text: str, words: str) -> str:
+    """``text`` without ``words`` (none: as it is)."""
+    return text.replace(f" {words}", "", 1) if words else text
+
+
+def _said(phrase: ObjectPhrase | None, kept: ObjectPhrase | None) -> str:
+    """How ``phrase`` was said with its preposition, when it is not ``kept``; else ""."""
+    return f"{phrase.preposition} {phrase.described}" if phrase and phrase is not kept else ""
 
 
 def _added(text: str) -> str | None:
-    """What a part of ``text`` that says it adds names, its adding words left out; else None."""
+    """What the part of ``text`` that adds names, its adding words left out; else None.
+
+    Other parts may only thank or remark ("Ta.", "his feet get cold out there"): none may say
+    no or call it off, and none but the adding part may ask; a part opened with "and" and no
+    adding word adds only when it asks nothing ("and the remote?" may be a question).
+    """
     lexicon = request_words()
-    for part in FOLLOW_UP_PART.split(text):
-        words, lowered = part.split(), part.lower().split()
-        opened = bool(lowered) and lowered[0] in ADDING_OPENERS
-        while lowered and ((lowered[0],) in lexicon.openers or lowered[0] in ADDING_OPENERS):
-            words, lowered = words[1:], lowered[1:]
-        while lowered and (lowered[-1],) in lexicon.tags:  # "..., please", "ta"
-            words, lowered = words[:-1], lowered[:-1]
-        ending = next((end for end in ADDING if tuple(lowered[-len(end) :]) == end), ())
-        words, lowered = words[: len(words) - len(ending)], lowered[: len(lowered) - len(ending)]
-        if lowered[:1] == [PRO_VERB]:
-            words, lowered = words[1:], lowered[1:]
-        if words and (ending or opened):
-            return " ".join(words)
-    return None
+    lowered = text.lower().split()
+    if any((word.strip(".,!?"),) in lexicon.negations or word in STOPPING for word in lowered):
+        return None
+    found: str | None = None
+    for match in _parts(text):
+        part, asked = match
+        words = part.split()
+        opened = bool(words) and words[0].lower() in ADDING_OPENERS
+        while words and (
+            (words[0].lower(),) in lexicon.openers or words[0].lower() in ADDING_OPENERS
+        ):
+            words = words[1:]
+        while words and (words[-1].lower(),) in lexicon.tags:  # "..., please", "ta"
+            words = words[:-1]
+        tail = tuple(word.lower() for word in words)
+        ending = next((end for end in ADDING if tail[-len(end) :] == end), ())
+        words = words[: len(words) - len(ending)]
+        words = words[1:] if words[:1] and words[0].lower() == PRO_VERB else words
+        repeats = SAME.match(" ".join(words).lower()) is not None  # "do the same for X"
+        adds = bool(words) and (bool(ending) or repeats or (opened and not asked))
+        if adds and found is None:
+            found = " ".join(words)
+        elif asked or (words and words[0].lower() in CHANGING):
+            return None  # "and the tangerine, is it ripe?", "the same, but the green one"
+    return found
+
+
+def _parts(text: str) -> list[tuple[str, bool]]:
+    """The parts of ``text`` (:data:`FOLLOW_UP_PART`), each with whether it ends in a question."""
+    parts, start = [], 0
+    for mark in [*FOLLOW_UP_PART.finditer(text), None]:
+        end = mark.start() if mark is not None else len(text)
+        asked = mark is not None and "?" in mark.group(0)
+        if text[start:end].strip():
+            parts.append((text[start:end].strip(), asked))
+        start = mark.end() if mark is not None else end
+    return parts
 
 
 def _things_added(
-    said: str, before: ObjectPhrase, read: Callable[[str], RequestFrame]
+    said: str, before: list[ObjectPhrase], read: Callable[[str], RequestFrame]
 ) -> tuple[ObjectPhrase, ...]:
     """The things ``said`` names, "one" of ``before``'s kind; an owner alone names their own."""
-    if said.endswith("'s") and len(said.split()) == 1:  # "Alfie's": Alfie's, as before
-        return (ObjectPhrase(text=said, head=before.head, modifiers=(said,)),)
+    if len(before) != 1:
+        return ()
+    kind = before[0].head
+    if re.fullmatch(r"\w+'s", said):  # "Alfie's": Alfie's, as before
+        return (ObjectPhrase(text=said, head=kind, modifiers=(said,)),)
     steps = read(said).steps
     if len(steps) != 1 or not steps[0].bare:
         return ()
     return tuple(
-        _of_kind(phrase, before.head) if _one(phrase) else phrase
+        _of_kind(phrase, kind) if _one(phrase) else phrase
         for phrase in steps[0].objects
         if not phrase.pronoun or _one(phrase)
     )

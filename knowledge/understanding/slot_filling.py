@@ -529,10 +529,14 @@ def _particle_before_place(said: tuple[str, ...], at: int, word: str) -> bool:
 
 
 def _said_from(named: tuple[str, ...], said: tuple[str, ...], start: int) -> bool:
-    """Whether ``named`` is said from ``start`` on, a particle before its place skipped."""
+    """Whether ``named`` is said from ``start`` on, a particle before its place skipped.
+
+    Only before a place with words after it: "on" alone may be the state asked about.
+    """
     at = start
     for index, word in enumerate(named):
-        if index and said[at : at + 1] != (word,) and _particle_before_place(said, at, word):
+        place = index + 1 < len(named) and _particle_before_place(said, at, word)
+        if index and said[at : at + 1] != (word,) and place:
             at += 1
         if at >= len(said) or said[at] != word:
             return False

@@ -49,6 +49,9 @@ ENDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }
 """Per part of speech, the regular endings an inflected form detaches (ending, replacement)."""
 
+SIZES: Final = frozenset(["size", "height", "length"])
+"""What an adjective that tells things apart by how big they are measures ("small", "tall")."""
+
 KNOWN_WORDS_CACHED: Final = 4096
 """How many answers one database keeps (a turn asks about a few words)."""
 

@@ -38,13 +38,14 @@ def test_a_follow_up_that_adds_does_the_same_to_what_it_names(
     said = [phrase.described.lower() for phrase in step.objects]
     assert (step.action, said) == (before.action, [thing])
     assert (step.landmark, step.relation) == (before.landmark, before.relation)
-    assert frame.said_before[0] == earlier
+    assert frame.said_before == (step.text,)  # what it is read as, not the earlier thing
 
 
 def test_same_again_repeats_every_step_and_keeps_who_it_is_for() -> None:
     earlier = "take Grandpa his pipe"
-    frame = carried(earlier, "Lovely. Same again tomorrow? No - same again, please.")
+    frame = carried(earlier, "Lovely. Same again, please.")
     assert frame.steps == parse_request(earlier).steps
+    assert frame.said_before == (earlier,)
 
 
 def test_an_owner_alone_means_their_own_of_the_same_kind() -> None:
@@ -73,6 +74,15 @@ def test_a_question_followed_up_is_asked_of_the_new_thing() -> None:
         ("bin the old flyers", "and put the bag by the door"),  # a verb of its own
         ("put the mug and the plate in the sink", "the bowl too"),  # which of two it replaces
         ("bin the old flyers", "too right"),  # "right" is no thing
+        ("bin the old flyers", "me too"),
+        ("bin the old flyers", "same here"),
+        ("bin the old flyers", "Same again? No, forget it."),  # called off
+        ("bin the old flyers", "and the leaflets too? actually no"),
+        ("bin the old flyers", "and the leaflets as well? is that wise?"),  # a question beside
+        ("bin the old flyers", "and the leaflets, are they recyclable?"),
+        ("bin the old flyers", "and the leaflets?"),  # "and" alone, asked: may be a question
+        ("bin the old flyers", "the same, but the glossy ones"),  # changes what is added
+        ("bin the old flyers", "and 's too"),
     ],
 )
 def test_a_request_that_does_not_only_add_is_left_as_it_is(earlier: str, now: str) -> None:
@@ -82,3 +92,17 @@ def test_a_request_that_does_not_only_add_is_left_as_it_is(earlier: str, now: st
 def test_nothing_earlier_leaves_the_request_as_it_is() -> None:
     frame = parse_request("and the ketchup too")
     assert with_earlier_request(frame, None, parse_request) is frame
+
+
+def test_a_thing_with_a_place_of_its_own_does_not_come_from_the_earlier_place() -> None:
+    frame = carried(
+        "move the plum from the kitchen table to the shelf", "and the one on the rack too"
+    )
+    (step,) = frame.steps
+    assert [phrase.described for phrase in step.objects] == ["the plum on the rack"]
+    assert step.source is None and step.landmark is not None and step.landmark.text == "the shelf"
+
+
+def test_the_same_for_a_thing_does_the_earlier_step_to_it() -> None:
+    (step,) = carried("switch the fan on in the study", "do the same for the heater").steps
+    assert (step.action, [phrase.text for phrase in step.objects]) == ("switch_on", ["the heater"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from cogtree.knowledge.language.grammar.clause import tokens
 from cogtree.knowledge.language.grammar.indirect_requests import gerunds_asked, wrapped_request
 from cogtree.knowledge.language.request_frame import parse_request
 
@@ -64,5 +65,15 @@ def test_a_gerund_after_you_mind_is_the_verb_asked_for(text: str, verb: str, thi
     "text", ["never mind getting it", "do you mind if I open the window", "mind the sewing kit"]
 )
 def test_a_mind_that_asks_nothing_of_the_robot_wraps_no_gerund(text: str) -> None:
-    assert gerunds_asked(text) == text
+    said = tokens(text)
+    assert gerunds_asked(said) == said
     assert not parse_request("do you mind if I open the window").steps
+
+
+def test_every_gerund_of_the_wish_is_a_verb_and_the_reply_keeps_the_words_said() -> None:
+    """Found by review: "washing the white cup" was a second thing to bring."""
+    frame = parse_request("would you mind bringing the plum and washing the white cup")
+    assert [(step.verb, step.text) for step in frame.steps] == [
+        ("bring", "would you mind bringing the plum"),
+        ("wash", "washing the white cup"),
+    ]

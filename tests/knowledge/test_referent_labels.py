@@ -186,3 +186,11 @@ def test_a_size_word_keeps_the_things_whose_labels_say_it_or_one_alike(
     [pan] = kitchen.resolve_referent("the little pan")
     assert (pan.id, pan.by_label) == ("milk_pan", True)
     assert {c.id for c in kitchen.resolve_referent("the large pan")} == {"milk_pan", "stock_pan"}
+
+
+@pytest.mark.parametrize("description", ["the big one", "a little one", "the tall ones"])
+def test_a_size_word_alone_with_one_matches_nothing_and_never_fails(
+    kitchen: SceneGraph, description: str
+) -> None:
+    """Found by review: with the size word left out nothing was left, and resolution raised."""
+    assert ids(kitchen, description) == []

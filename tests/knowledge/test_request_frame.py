@@ -741,6 +741,7 @@ def test_an_amount_is_no_part_of_the_thing(
         ("get a fork outta the drawer", "get a fork out of the drawer"),
         ("gimme the remote", "give me the remote"),
         ("fit the U-bend", "fit the U-bend"),
+        ("bring the U shaped cushion", "bring the U shaped cushion"),  # a capital U: a shape
     ],
 )
 def test_a_spelling_of_speech_is_read_in_full(text: str, read: str) -> None:

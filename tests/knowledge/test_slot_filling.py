@@ -260,6 +260,8 @@ def test_him_points_back_at_the_one_person_named() -> None:
         ("the lamp in the study", "switch the lamp on in the study", True),
         ("the lamp in the study", "switch the lamp on and off in the study", False),
         ("the lamp the study", "switch the lamp in the study", False),
+        ("lamp on", "turn the lamp off on the landing", False),  # "on" is the state here
+        ("the oven on", "is the oven off on the left?", False),
     ],
 )
 def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:

@@ -362,6 +362,15 @@ def test_a_follow_up_that_adds_does_the_earlier_request_to_what_it_names(
     assert done in heard.reply, heard.reply
 
 
+@pytest.mark.parametrize("then", ["same again", "and the plum too"])
+def test_a_request_that_did_not_run_is_never_carried_on(talk: Dialogue, then: str) -> None:
+    """Found by review: a request the user turned down ran on "same again"."""
+    assert talk.say("put the tangerine on the sofa? no, stop").control != "Proceed"
+    talk.say("no")
+    heard = talk.say(then)
+    assert "sofa" not in heard.reply, heard.reply
+
+
 def test_a_thing_said_alone_with_no_adding_word_does_not_repeat_the_earlier_act(
     talk: Dialogue,
 ) -> None:

@@ -42,9 +42,9 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     (:func:`~knowledge.language.unknown_verbs.with_unknown_verbs`): the gates then say it
     cannot, instead of reading the request by its nouns.
 
-    Reads ``/turn/utterance``, ``/session/talked_about`` (the last request); writes
-    ``/turn/frame``. SUCCESS always: a missing or empty
-    utterance gives a frame with no steps (the feedback says so). Never RUNNING or FAILURE.
+    Reads ``/turn/utterance``, ``/session/talked_about`` (the last request that ran); writes
+    ``/turn/frame``. SUCCESS always: a missing or empty utterance gives a frame with no steps
+    (the feedback says so). Never RUNNING or FAILURE.
     """
 
     reads = (keys.UTTERANCE, keys.TALKED_ABOUT)
@@ -74,12 +74,12 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Write the frame of this turn's utterance."""
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
-        frame = with_topic(with_purposes(with_contents(parse_request(utterance or ""))))
-        if self.registry is not None:
-            frame = with_unknown_verbs(frame, self._known)
         talked = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
         earlier = talked.request if talked is not None else None
-        frame = with_earlier_request(frame, earlier, parse_request)
+        frame = with_earlier_request(parse_request(utterance or ""), earlier, parse_request)
+        frame = with_topic(with_purposes(with_contents(frame)))
+        if self.registry is not None:
+            frame = with_unknown_verbs(frame, self._known)
         if utterance is None:
             self.blackboard.set(self.frame_key, frame)
             self.feedback_message = "no /turn/utterance: an empty frame"

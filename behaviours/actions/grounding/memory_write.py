@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
 from cogtree.knowledge.memory.polarity import Stance, inadmissible, request_stance
@@ -196,15 +197,19 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     clears
     ``/session/pending`` (the task the robot asked about has run); on Clarify, Reject or
     SwitchDomain it keeps it, but a confirmation it asks for (``confirm``) holds for the next
-    turn only: a turn whose reply does not end with its question drops it.
+    turn only: a turn whose reply does not end with its question drops it. The turn's request
+    is kept for a follow-up that adds to it ("and the pepper too") only when it ran (Proceed);
+    any other decision forgets the last one, so a request declined or asked about is never
+    carried on.
 
     Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
-    ``/turn/task``, ``/turn/intent``, ``/session/pending`` (the claims pass
+    ``/turn/task``, ``/turn/intent``, ``/turn/frame``, ``/session/pending`` (the claims pass
     :func:`guard_claims`, as in StageClaims), ``/turn/speaker`` (unset: nobody identified the
     speaker, and the turn's facts hold for this conversation only, never for whoever speaks
-    next: :meth:`~knowledge.memory.store.MemoryStore.write`). Writes ``/session/pending``
+    next: :meth:`~knowledge.memory.store.MemoryStore.write`). Writes
+    ``/session/talked_about`` (its last request) and ``/session/pending``
     (cleared on Proceed, its ``confirm`` dropped after the turn that asked; kept, asked again
     or dropped after a new request) and ``/turn/reply``: the pending question asked again, or
     that it was dropped, after the reply; when a write carrying claims fails, the
@@ -223,8 +228,10 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         keys.TASK,
         keys.INTENT,
         keys.SPEAKER,
+        keys.REQUEST_FRAME,
+        keys.TALKED_ABOUT,
     )
-    writes = (keys.PENDING, keys.REPLY)
+    writes = (keys.PENDING, keys.REPLY, keys.TALKED_ABOUT)
 
     def __init__(self, name: str = "Consolidate") -> None:
         super().__init__(name)
@@ -237,6 +244,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         self.pending_key = self.key_of(keys.PENDING)
         self.intent_key = self.key_of(keys.INTENT)
         self.speaker_key = self.key_of(keys.SPEAKER)
+        self.talked_key = self.key_of(keys.TALKED_ABOUT)
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
         self._settled: list[str] = []
@@ -257,6 +265,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             return Status.FAILURE
         claims = tuple(self._claims())  # before settling: a confirmation reads the pending task
         self._settled = self._settle_pending()
+        self._remember_request()
         self._trace = TurnTrace(
             user=utterance,
             robot=keys.read_optional(self.blackboard, self.reply_key, str) or "",
@@ -315,6 +324,17 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             return []
         self._notes += [f"not kept: {why}" for why in guarded.refused]
         return guarded.kept
+
+    def _remember_request(self) -> None:
+        """Keep the turn's request if it ran and asked for an action; forget it if not run."""
+        talked = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        if talked is None:
+            return
+        ran = keys.read_optional(self.blackboard, self.control_key, str) == "Proceed"
+        frame = keys.read_request_frame(self.blackboard)
+        request = frame if ran and frame is not None and frame.actions else None
+        kept = request or (talked.request if ran else None)  # an answer that ran: kept
+        self.blackboard.set(self.talked_key, talked.model_copy(update={"request": kept}))
 
     def _settle_pending(self) -> list[str]:
         """Settle the pending task after the turn (class docstring); notes on what happened."""

@@ -15,8 +15,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, NounOfAction, noun_of_action, verb_bases
-from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wording import (
+    ARTICLES,
+    INNER_OUTER_WORDS,
+    POSSESSIVES,
+    NounOfAction,
+    noun_of_action,
+    verb_bases,
+)
+from cogtree.knowledge.wordnet.lemmas import SIZES, shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 REGION_OPENERS: Final = frozenset(["the", "its"])
@@ -36,8 +43,8 @@ BREAK: Final = frozenset([".", "!", "?", ";", ":"])
 DASHES: Final = frozenset("-\u2013\u2014")
 """A dash between spaces sets a clause apart as a comma does ("the pan - the red one")."""
 
-VESSEL_SIZES: Final = frozenset(["size", "height"])
-"""What an adjective before a measure must measure to tell the vessel ("small", "tall")."""
+NAMING_DETERMINERS: Final = frozenset({"the"}) | ARTICLES | POSSESSIVES
+"""Determiners a noun always follows: a word after one describes it, never ends the phrase."""
 
 SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 """Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
@@ -148,7 +155,7 @@ class Clause:
             before not in lexicon.measures
             and self.word(at + 1) in lexicon.measures
             and lemmas is not None
-            and bool(lemmas.measures(before) & VESSEL_SIZES)
+            and bool(lemmas.measures(before) & SIZES)
         )
         measure = at + described
         unit = self.word(measure)
@@ -187,10 +194,13 @@ class Clause:
         )
 
     def _describes_next(self) -> bool:
-        """Whether the word here, after a determiner, describes a noun ("the back door")."""
+        """Whether the word here, after an article or a possessive, describes a noun.
+
+        "the back door"; never after "that" ("give me that back tomorrow").
+        """
         after = self.word(1)
         opens = after in self.lexicon.determiners or (after,) in self.lexicon.prepositions
-        return self.word(-1) in self.lexicon.determiners and not opens and not self.closes(1)
+        return self.word(-1) in NAMING_DETERMINERS and not opens and not self.closes(1)
 
     def _where_ending(self) -> bool:
         """Whether what happened to a thing asked after starts here ("... end up in?")."""

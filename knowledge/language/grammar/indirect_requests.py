@@ -16,15 +16,14 @@ reads the gerund after "you mind" as its verb.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
-from cogtree.knowledge.language.grammar.clause import Clause, longest
+from cogtree.knowledge.language.grammar.clause import BREAK, Clause, Word, longest
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
-LISTENER: Final = frozenset(["you", "u", "ya"])
+LISTENER: Final = frozenset(["you", "ya"])
 """Words for the person addressed."""
 MODALS: Final = frozenset(["can", "could", "would", "will", "might"])
 """Modals that ask something of the listener after "you" ("you could", "you'd")."""
@@ -88,22 +87,25 @@ def unwrap(clause: Clause) -> None:
         clause.at += start
 
 
-_MINDING: Final = re.compile(r"\b(you\s+mind\s+)([A-Za-z]+ing)\b", re.IGNORECASE)
-"""A gerund after "you mind" ("would you mind washing up", "do you mind getting it")."""
+CHAINING: Final = frozenset(["and", "then", ","])
+"""Words before a next gerund of the same wish ("would you mind fetching X and washing Y")."""
 
 
-def gerunds_asked(text: str) -> str:
-    """``text`` with the gerund of "would you mind V-ing" as the verb's base ("washing" -> "wash").
+def gerunds_asked(words: Sequence[Word]) -> list[Word]:
+    """``words`` with the gerunds of "would you mind V-ing" read as the verb's base.
 
-    The request is the gerund's: "would you mind" is one of the grammar's openers. A word
-    the dictionary knows as no verb's form stays as said ("do you mind nothing").
+    "would you mind fetching the pan": fetch; "... and washing the cup" too, when a thing
+    follows it, up to the end of the sentence. A word the dictionary knows as no verb's form
+    stays as it is ("do you mind nothing"), and the word as said is kept for the reply.
     """
-    lemmas = shipped_lemmas()
-    if lemmas is None or not _MINDING.search(text):
-        return text
-
-    def base(match: re.Match[str]) -> str:
-        verb = lemmas.lemma_of(match.group(2).lower(), "verb")
-        return f"{match.group(1)}{verb}" if verb else match.group(0)
-
-    return _MINDING.sub(base, text)
+    lemmas, lexicon = shipped_lemmas(), request_words()
+    read, minding = list(words), False
+    for at, word in enumerate(read):
+        minding = minding and word.text not in BREAK
+        asked = at >= 2 and read[at - 2].text in LISTENER and read[at - 1].text == "mind"
+        after = read[at + 1].text if at + 1 < len(read) else ""
+        chained = minding and read[at - 1].text in CHAINING and after in lexicon.determiners
+        verb = lemmas.lemma_of(word.text, "verb") if lemmas and word.text.endswith("ing") else None
+        if (asked or chained) and verb and verb != word.text:
+            read[at], minding = Word(verb, word.said), True
+    return read

@@ -27,7 +27,14 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.statements import where_it_is
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
-from cogtree.knowledge.wording import ARTICLES, INNER_OUTER_WORDS, POINTING, REGION_WORDS, head_word
+from cogtree.knowledge.wording import (
+    ARTICLES,
+    INNER_OUTER_WORDS,
+    ONES,
+    POINTING,
+    REGION_WORDS,
+    head_word,
+)
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
@@ -89,7 +96,7 @@ def noun_phrase(
             break  # "my glasses they should be by the sofa": where they are, read by the step
         if set(content) - {"of"} and opens_relative(word, clause.word(1), lexicon):
             break  # "the mug (that) I left on the table": a relative clause, skipped below
-        if word in lexicon.pronouns and content and word not in ("one", "ones"):
+        if word in lexicon.pronouns and content and word not in ONES:
             region = clause.word(-1) == "of" and content[0] in REGION_WORDS  # "the inside of it"
             if word in lexicon.indefinites or region:  # "the cleaning stuff": what stuff
                 content.append(word)
@@ -114,7 +121,7 @@ def noun_phrase(
             break  # "set the board down on the stove": the verb's particle, not the thing
         content.append(word)
         clause.at += 1
-        if word in lexicon.pronouns and word not in ("one", "ones"):
+        if word in lexicon.pronouns and word not in ONES:
             if word in lexicon.indefinites:
                 continue  # "something printed", "anything sweet": still names nothing
             break

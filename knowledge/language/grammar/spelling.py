@@ -69,7 +69,12 @@ _REDUCED: Final = re.compile(
 
 def unreduced(text: str) -> str:
     """``text`` with each word of :data:`REDUCED_FORMS` written in full ("outta" -> "out of")."""
-    return _REDUCED.sub(lambda match: REDUCED_FORMS[match.group(0).lower()], text)
+    return _REDUCED.sub(_in_full, text)
+
+
+def _in_full(match: re.Match[str]) -> str:
+    said = match.group(0)
+    return said if said == "U" else REDUCED_FORMS[said.lower()]  # "the U bend": a shape
 
 
 SHORT_FORM_ENDS: Final = ("s", "m", "t", "ve", "re", "ll", "d")

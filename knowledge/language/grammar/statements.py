@@ -111,9 +111,7 @@ def asked_after_a_statement(
     return statement_follows(before, 0, lexicon)
 
 
-ASKING: Final = frozenset(
-    (modal, you) for modal in ("can", "could", "would", "will") for you in ("you", "u")
-)
+ASKING: Final = frozenset((modal, "you") for modal in ("can", "could", "would", "will"))
 """A modal then "you": a question put to the listener ("could you give it a wipe")."""
 
 CLAUSE_OPENERS: Final = frozenset(["if", "whether", "that", "so"])

@@ -99,6 +99,10 @@ def typed_over_headed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:
     return found - dropped
 
 
+HOW_BIG: Final = "how big"
+"""What a reason says of a size word a guess was made without (:mod:`.resolution`)."""
+
+
 def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
     """Why ``candidates`` are no referent to act on: each is a guess (``by_label``).
 
@@ -108,7 +112,6 @@ def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
     if not candidates or not all(candidate.by_label for candidate in candidates):
         return None
     labels = joined([f"the {candidate.label}" for candidate in candidates], "or")
-    unmeasured = any("how big" in reason for c in candidates for reason in c.reasons)
-    if unmeasured:  # "the big pot": big beside what, the belief does not say
-        return f"'{item}': {labels} may fit, but not how big it is; not acted on"
+    if any(HOW_BIG in reason for c in candidates for reason in c.reasons):  # "the big pot"
+        return f"'{item}': perhaps {labels}, by {HOW_BIG} it was said to be; not acted on"
     return f"'{item}': only the words of {labels} match; not acted on"

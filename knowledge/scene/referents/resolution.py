@@ -37,6 +37,7 @@ from cogtree.knowledge.scene.referents.description import (
 from cogtree.knowledge.scene.referents.other_uses import DEFINED, other_uses
 from cogtree.knowledge.scene.referents.preferences import (
     BY_KIND,
+    HOW_BIG,
     Way,
     head_by_kind,
     named_over_typed,
@@ -53,7 +54,7 @@ from cogtree.knowledge.scene.taxonomy import (
     referred_to_by_content,
     serves_drinks,
 )
-from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.lemmas import SIZES, shipped_lemmas
 
 
 def resolve_referent(
@@ -241,24 +242,21 @@ def _matching(
         # one"), not when it names the thing's kind and a describing word is in its label
         # ("a bath towel": a towel labelled white bath towel)
         match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
-    if not found and (relative := _relative_sizes(phrase, positions)):
+    relative = _relative_sizes(phrase, positions) if not found else []
+    if relative and set(positions) - set(relative):  # "the big one": nothing left to match
         for at in relative:
             positions.pop(at, None)
         found = _found(index, phrase, positions, terms, owners)
         sized = _sized_in_label(index, [phrase.words[at] for at in relative], found)
         said = ", ".join(repr(phrase.words[at]) for at in relative)
         found = sized or found  # "the little saucepan": the small non-stick saucepan
-        how = "its label says so" if sized else "the belief does not say how big things are"
+        how = f"its label says {HOW_BIG}" if sized else f"the belief does not say {HOW_BIG}"
         match.notes = [*notes, f"{said}: {how}"]
         match.by_label = True  # a guess either way: asked about, never acted on
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
     return match
-
-
-SIZES: Final = frozenset(["size", "height", "length"])
-"""What a word that tells things apart by how big they are measures ("big", "little", "tall")."""
 
 
 def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]) -> list[int]:
