@@ -47,7 +47,7 @@ entry follows its module down (a module that shrank gets its new size here)."""
 NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 399,
-    "behaviours/gates/intent.py::RecognizeIntent": 464,
+    "behaviours/gates/intent.py::RecognizeIntent": 463,
     "behaviours/gates/task_readiness.py::TaskReadinessGate": 641,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }
