@@ -669,8 +669,10 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
     phrase = noun_phrase(clause)
     if phrase is None:
         return
-    ruled = int(clause.word(1) == "not")  # ", not the mop"; ", no, the X" corrects the phrase
-    if clause.word() == "," and ruled:
+    ruled = longest(clause.words, clause.at + 1, clause.lexicon.negations) * (
+        clause.word(1) != "no"
+    )
+    if clause.word() == "," and ruled:  # ", not the mop"; ", no Mia" corrects the phrase
         at, clause.at = clause.at, clause.at + 1 + ruled
         other = noun_phrase(clause, negated=True)
         clause.at = at if other is None or other.text == other.quantity else clause.at  # "much"

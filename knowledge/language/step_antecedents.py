@@ -204,10 +204,13 @@ SAME: Final = re.compile(r"^(?:the )?same(?: thing)?(?: (?:for|with) (?P<thing>.
 """What repeats the earlier request: whole ("same again"), or on a thing ("the same for X")."""
 FOLLOW_UP_PART: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
 """What ends a part of a follow-up ("Ta. And the pepper too.": two parts)."""
-STOPPING: Final = frozenset(["stop", "cancel", "forget", "wait", "hang", "hold"])
-"""Words that call a request off ("same again? no, forget it"): no follow-up is read."""
-CHANGING: Final = frozenset(["but", "or", "except", "instead", "only"])
-"""Words opening a part that changes what is added ("the same, but the green one")."""
+STOPPING: Final = frozenset(["stop", "cancel", "forget", "wait", "hang", "hold", "nope", "nah"])
+"""Words that call a request off ("same again? no, forget it"): no follow-up is read, nor
+beside a "not" of any verb ("I don't want it")."""
+CHANGING: Final = frozenset(["but", "or", "except", "instead", "only", "if", "unless", "when",
+                             "and", "as", "plus"])  # fmt: skip
+"""Words opening another part that changes or adds to what is added ("the same, but the green
+one", "..., if it's ripe", "..., as well as the jam"): no follow-up is read."""
 
 
 def with_earlier_request(
@@ -268,14 +271,15 @@ def _added(text: str) -> str | None:
     adding word adds only when it asks nothing ("and the remote?" may be a question).
     """
     lexicon = request_words()
-    lowered = text.lower().split()
-    if any((word.strip(".,!?"),) in lexicon.negations or word in STOPPING for word in lowered):
+    lowered = [word.strip(".,!?;:-") for word in text.lower().split()]
+    if any((w,) in lexicon.negations or w in STOPPING or w.endswith("n't") for w in lowered):
         return None
     found: str | None = None
     for match in _parts(text):
         part, asked = match
         words = part.split()
-        opened = bool(words) and words[0].lower() in ADDING_OPENERS
+        first = words[0].lower() if words else ""
+        opened = first in ADDING_OPENERS
         while words and (
             (words[0].lower(),) in lexicon.openers or words[0].lower() in ADDING_OPENERS
         ):
@@ -285,12 +289,15 @@ def _added(text: str) -> str | None:
         tail = tuple(word.lower() for word in words)
         ending = next((end for end in ADDING if tail[-len(end) :] == end), ())
         words = words[: len(words) - len(ending)]
-        words = words[1:] if words[:1] and words[0].lower() == PRO_VERB else words
-        repeats = SAME.match(" ".join(words).lower()) is not None  # "do the same for X"
-        adds = bool(words) and (bool(ending) or repeats or (opened and not asked))
+        rest = " ".join(words[1:]).lower()
+        if words[:1] and words[0].lower() == PRO_VERB and (SAME.match(rest) or _owner(rest)):
+            words = words[1:]  # "do the same for X", "do Alfie's": not "do the washing up"
+        repeats = SAME.match(" ".join(words).lower()) is not None
+        inside = {word.lower() for word in words} & {end[-1] for end in ADDING}  # "too in an hour"
+        adds = bool(words) and not inside and (bool(ending) or repeats or (opened and not asked))
         if adds and found is None:
             found = " ".join(words)
-        elif asked or (words and words[0].lower() in CHANGING):
+        elif asked or first in CHANGING or (words and words[0].lower() in CHANGING):
             return None  # "and the tangerine, is it ripe?", "the same, but the green one"
     return found
 
@@ -314,16 +321,24 @@ def _things_added(
     if len(before) != 1:
         return ()
     kind = before[0].head
-    if re.fullmatch(r"\w+'s", said):  # "Alfie's": Alfie's, as before
+    if _owner(said):  # "Alfie's": Alfie's, as before
         return (ObjectPhrase(text=said, head=kind, modifiers=(said,)),)
     steps = read(said).steps
     if len(steps) != 1 or not steps[0].bare:
         return ()
+    covered = {word.lower() for phrase in steps[0].objects for word in phrase.described.split()}
+    if {word.lower() for word in said.split()} - covered:
+        return ()  # "one for Dad": words no thing holds say more than a new thing
     return tuple(
         _of_kind(phrase, kind) if _one(phrase) else phrase
         for phrase in steps[0].objects
         if not phrase.pronoun or _one(phrase)
     )
+
+
+def _owner(said: str) -> bool:
+    """Whether ``said`` is an owner alone ("Alfie's")."""
+    return re.fullmatch(r"\w+'s", said) is not None
 
 
 def _of_kind(phrase: ObjectPhrase, head: str) -> ObjectPhrase:

@@ -83,6 +83,15 @@ def test_a_question_followed_up_is_asked_of_the_new_thing() -> None:
         ("bin the old flyers", "and the leaflets?"),  # "and" alone, asked: may be a question
         ("bin the old flyers", "the same, but the glossy ones"),  # changes what is added
         ("bin the old flyers", "and 's too"),
+        # found by the second review: each of these acted
+        ("bin the old flyers", "and the leaflets too, wait."),
+        ("bin the old flyers", "and the leaflets too... nope."),
+        ("bin the old flyers", "and the leaflets too, I don't want them"),
+        ("bin the old flyers", "do the washing up too"),  # "do" with a thing of its own
+        ("bin the old flyers", "and the leaflets, as well as the cards"),
+        ("bin the old flyers", "and the leaflets too in an hour"),
+        ("bin the old flyers", "and the leaflets too, if they are old"),
+        ("bring me the plum", "and one for Dad too"),  # a new person, not only a new thing
     ],
 )
 def test_a_request_that_does_not_only_add_is_left_as_it_is(earlier: str, now: str) -> None:

@@ -77,3 +77,14 @@ def test_every_gerund_of_the_wish_is_a_verb_and_the_reply_keeps_the_words_said()
         ("bring", "would you mind bringing the plum"),
         ("wash", "washing the white cup"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "verbs"),
+    [
+        ("would you mind bringing the plum and putting it on the sofa", ["bring", "put"]),
+        ("would U mind fetching the cup and washing it", ["fetch", "wash"]),
+    ],
+)
+def test_a_gerund_chained_before_a_pronoun_is_a_verb_too(text: str, verbs: list[str]) -> None:
+    assert [step.verb for step in parse_request(text).steps] == verbs

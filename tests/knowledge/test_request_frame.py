@@ -741,6 +741,7 @@ def test_an_amount_is_no_part_of_the_thing(
         ("get a fork outta the drawer", "get a fork out of the drawer"),
         ("gimme the remote", "give me the remote"),
         ("fit the U-bend", "fit the U-bend"),
+        ("Can U pass the salt", "Can you pass the salt"),
         ("bring the U shaped cushion", "bring the U shaped cushion"),  # a capital U: a shape
     ],
 )
@@ -934,10 +935,25 @@ def test_a_where_question_asks_after_the_thing_whatever_happened_to_it(
         ("polish the table with the soft duster, not the old rag", ["the table"]),
         ("hang the coat on the peg, not the door handle", ["the coat"]),
         ("bring me the lemonade, not the cola", ["the lemonade", "the cola"]),  # the object's
+        ("wipe the shelf with the green cloth, but not the white cloth", ["the shelf"]),
+        ("take the plum to Sam, no Mia", ["the plum", "Mia"]),  # "no" corrects, as before
     ],
 )
 def test_a_thing_ruled_out_after_a_tool_or_a_place_is_none_of_the_objects(
     text: str, things: list[str]
 ) -> None:
     """Checked to fail before: "the old rag" was read as a second thing to polish."""
+    assert objects(only_step(text)) == things
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("close the back door", ["the back door"]),
+        ("open that back door", ["that back door"]),  # before a made thing
+        ("give me that back tomorrow", ["that", "tomorrow"]),  # "back" is the verb's
+    ],
+)
+def test_back_after_a_determiner_describes_a_thing(text: str, things: list[str]) -> None:
+    """Checked to fail before: "the back door" was read as "the" and "door"."""
     assert objects(only_step(text)) == things

@@ -198,7 +198,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     ``/session/pending`` (the task the robot asked about has run); on Clarify, Reject or
     SwitchDomain it keeps it, but a confirmation it asks for (``confirm``) holds for the next
     turn only: a turn whose reply does not end with its question drops it. The turn's request
-    is kept for a follow-up that adds to it ("and the pepper too") only when it ran (Proceed);
+    is kept for a follow-up that adds to it ("and the pepper too") only when it was let through
+    (Proceed: it still meets every gate again when carried on);
     any other decision forgets the last one, so a request declined or asked about is never
     carried on.
 

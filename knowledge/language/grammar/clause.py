@@ -18,6 +18,7 @@ from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Wo
 from cogtree.knowledge.wording import (
     ARTICLES,
     INNER_OUTER_WORDS,
+    POINTING,
     POSSESSIVES,
     NounOfAction,
     noun_of_action,
@@ -196,16 +197,30 @@ class Clause:
     def _describes_next(self) -> bool:
         """Whether the word here, after an article or a possessive, describes a noun.
 
-        "the back door"; never after "that" ("give me that back tomorrow").
+        "the back door"; after "that" only before a made thing ("that back door", not "give
+        me that back tomorrow").
         """
-        after = self.word(1)
+        after, before = self.word(1), self.word(-1)
         opens = after in self.lexicon.determiners or (after,) in self.lexicon.prepositions
-        return self.word(-1) in NAMING_DETERMINERS and not opens and not self.closes(1)
+        named = before in NAMING_DETERMINERS or (before in POINTING and _made_thing(after))
+        return named and not opens and not self.closes(1)
 
     def _where_ending(self) -> bool:
         """Whether what happened to a thing asked after starts here ("... end up in?")."""
         size = self.match(self.lexicon.where_endings)
         return bool(size) and self.closes(size)
+
+
+def _made_thing(word: str) -> bool:
+    """Whether WordNet's first sense of ``word`` is a made thing, and no adverb is it ("door").
+
+    Not "tomorrow", "upstairs": "take that back upstairs" brings it back.
+    """
+    nouns, lemmas = shipped_nouns(), shipped_lemmas()
+    if nouns is None or lemmas is None or lemmas.lemma_of(word, "adv") is not None:
+        return False
+    noun = lemmas.lemma_of(word, "noun")  # "cushions": cushion
+    return noun is not None and nouns.files(noun)[:1] == ("noun.artifact",)
 
 
 def gerund_base(words: Sequence[Word], index: int, lexicon: Words) -> str | None:

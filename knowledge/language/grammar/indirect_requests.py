@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cogtree.knowledge.language.grammar.clause import BREAK, Clause, Word, longest
-from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.grammar.words import PARTICLES, request_words
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 LISTENER: Final = frozenset(["you", "ya"])
@@ -94,9 +94,10 @@ CHAINING: Final = frozenset(["and", "then", ","])
 def gerunds_asked(words: Sequence[Word]) -> list[Word]:
     """``words`` with the gerunds of "would you mind V-ing" read as the verb's base.
 
-    "would you mind fetching the pan": fetch; "... and washing the cup" too, when a thing
-    follows it, up to the end of the sentence. A word the dictionary knows as no verb's form
-    stays as it is ("do you mind nothing"), and the word as said is kept for the reply.
+    "would you mind fetching the pan": fetch; "... and washing the cup" too, when a thing, a
+    pronoun or a particle follows it ("and putting it away"), up to the end of the sentence.
+    A word the dictionary knows as no verb's form stays as it is ("do you mind nothing"), and
+    the word as said is kept for the reply.
     """
     lemmas, lexicon = shipped_lemmas(), request_words()
     read, minding = list(words), False
@@ -104,7 +105,8 @@ def gerunds_asked(words: Sequence[Word]) -> list[Word]:
         minding = minding and word.text not in BREAK
         asked = at >= 2 and read[at - 2].text in LISTENER and read[at - 1].text == "mind"
         after = read[at + 1].text if at + 1 < len(read) else ""
-        chained = minding and read[at - 1].text in CHAINING and after in lexicon.determiners
+        thing = after in lexicon.determiners or after in lexicon.pronouns or after in PARTICLES
+        chained = minding and read[at - 1].text in CHAINING and thing
         verb = lemmas.lemma_of(word.text, "verb") if lemmas and word.text.endswith("ing") else None
         if (asked or chained) and verb and verb != word.text:
             read[at], minding = Word(verb, word.said), True

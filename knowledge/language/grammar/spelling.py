@@ -73,8 +73,9 @@ def unreduced(text: str) -> str:
 
 
 def _in_full(match: re.Match[str]) -> str:
-    said = match.group(0)
-    return said if said == "U" else REDUCED_FORMS[said.lower()]  # "the U bend": a shape
+    said, before = match.group(0), match.string[: match.start()].split()[-1:]
+    shape = said == "U" and [word.lower() for word in before] in (["the"], ["a"])  # "a U bend"
+    return said if shape else REDUCED_FORMS[said.lower()]
 
 
 SHORT_FORM_ENDS: Final = ("s", "m", "t", "ve", "re", "ll", "d")
