@@ -669,14 +669,12 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
     phrase = noun_phrase(clause)
     if phrase is None:
         return
-    ruled = longest(clause.words, clause.at + 1, clause.lexicon.negations) * (
-        clause.word(1) != "no"
-    )
-    if clause.word() == "," and ruled:  # ", not the mop"; ", no Mia" corrects the phrase
+    ruled = longest(clause.words, clause.at + 1, clause.lexicon.negations)
+    if clause.word() == "," and ruled and clause.word(1) != "no":  # ", no Mia" corrects it
         at, clause.at = clause.at, clause.at + 1 + ruled
         other = noun_phrase(clause, negated=True)
         clause.at = at if other is None or other.text == other.quantity else clause.at  # "much"
-    phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
+    phrase = replace(phrase, preposition=said)
     if role == "recipient" and phrase.quantity and phrase.head == phrase.quantity:
         return  # "for seven", "for 2": a time or a count, not someone
     if role in ("destination", "recipient") and _names_someone(clause, phrase):
