@@ -172,6 +172,7 @@ def said_of_things(
     by_name = _Names(names)
     said: dict[str, list[str]] = {}
     last: str | None = None
+    before: list[str] = []  # every thing the last clause that named any named: what "it" may be
     for clause in _clauses(utterances):
         match = _COPULA.match(clause)
         subject = _subject(match.group("subject")) if match else None
@@ -188,9 +189,10 @@ def said_of_things(
             said.setdefault(named, []).append(phrase)
         if (put := _put_in(clause, by_name)) is not None:
             said.setdefault(put[0], []).append(put[1])
-        for held, phrase in _held(clause, match, by_name):
+        for held, phrase in _held(clause, match, by_name, before):
             said.setdefault(held, []).append(phrase)
         last = _last_named(clause, by_name) or last
+        before = _all_named(clause, by_name) or before
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
 
 
@@ -273,9 +275,11 @@ def quoted(phrase: str, name: str, names: Collection[str]) -> str:
     return f'"{phrase}"' if whole else f'the {name} is "{phrase}"'
 
 
-CLAUSE_ENDS = re.compile(r"[.!?;,]+|\s+(?:and|but|so)\s+|\s+(?=(?:it|they) (?:is|are)\b)")
-"""Where a clause ends: a sentence mark or a comma, a joining word, or before "it is" or "they
-are" said with no comma ("bring me the pan it is still hot": the pan is hot)."""
+CLAUSE_ENDS = re.compile(
+    r"[.!?;,]+|\s[-\u2013\u2014]+\s|\s+(?:and|but|so)\s+|\s+(?=(?:it|they) (?:is|are)\b)"
+)
+"""Where a clause ends: a sentence mark, a comma or a dash between spaces, a joining word, or
+before "it is" or "they are" said with no comma ("bring me the pan it is still hot")."""
 
 
 def _clauses(utterances: Iterable[str]) -> list[str]:
@@ -312,23 +316,28 @@ _HELD_IN = re.compile(r"^(?P<what>.+?)\s+(?:in|inside|on|on top of)\s+(?P<where>
 _WHERE_ENDS = re.compile(r"\s+(?:in|inside|on|by|near|next|at|from|under|behind|with)\s+.*$")
 
 
-def _held(clause: str, match: re.Match[str] | None, names: _Names) -> list[tuple[str, str]]:
+def _held(
+    clause: str, match: re.Match[str] | None, names: _Names, before: Sequence[str]
+) -> list[tuple[str, str]]:
     """(thing, phrase) for what ``clause`` says is in or on a known thing, and its state.
 
     What is in a thing is what it holds, read like "full of": "there's a wasp in the jar"
     (the jar "with wasp"), "the baby is asleep in the car seat" (a subject that names no
     thing, in a place that names one), "the oil in the pan is still hot" (the pan holds oil,
-    and what is said of its contents is said of it: "hot"). An order is none of these (it
-    has no subject); a clause that says no says nothing.
+    and what is said of its contents is said of it: "hot"). "it" there is each thing the
+    clause ``before`` named ("put the log basket on the shelf, there's a hamster in it": the
+    basket, and the shelf too, since which one is not said: the union is the safe side). An
+    order is none of these (it has no subject); a clause that says no says nothing.
     """
     if _denied(clause):
         return []
     has = _HAS.match(clause)
-    holder = has and _named(_subject(has.group("subject") or has.group("owner")), names)
-    if has and holder is not None:
+    said = _subject(has.group("subject") or has.group("owner")) if has else None
+    holders = list(before) if said in POINTING else [h] if (h := _named(said, names)) else []
+    if has and holders:
         what = _WHERE_ENDS.sub("", f" {has.group('what') or has.group('had')}").split()
         what = [word for word in what if word not in DETERMINERS and word not in HEDGES]
-        return [(holder, f"with {' '.join(what)}")] if what else []
+        return [(holder, f"with {' '.join(what)}") for holder in holders] if what else []
     there = _THERE.match(clause)
     subject, predicate = (
         (there.group("rest"), "")
@@ -345,13 +354,16 @@ def _held(clause: str, match: re.Match[str] | None, names: _Names) -> list[tuple
         predicate = ""
     if inside is None:
         return []
-    thing = _last_named(_WHERE_ENDS.sub("", inside.group("where")), names)
+    where = _WHERE_ENDS.sub("", inside.group("where")).strip()
+    named = _last_named(where, names)
+    things = list(before) if where in POINTING else [named] if named is not None else []
     what = [word for word in re.findall(r"[a-z]+", inside.group("what")) if word not in DETERMINERS]
     what = [word for word in what if word not in HEDGES and word not in ("is", "are")]
-    if thing is None or not what:
+    if not things or not what:
         return []
     stated = _predicate(predicate) if predicate else None
-    return [(thing, f"with {' '.join(what)}"), *([(thing, stated)] if stated else [])]
+    told = [f"with {' '.join(what)}", *([stated] if stated else [])]
+    return [(thing, phrase) for thing in things for phrase in told]
 
 
 def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
@@ -499,6 +511,22 @@ def _last_named(clause: str, names: _Names) -> str | None:
             if thing is not None:
                 return thing
     return None
+
+
+def _all_named(clause: str, names: _Names) -> list[str]:
+    """Every thing whose name occurs in ``clause``, in order (the longest name at a place)."""
+    words = [word.removesuffix("'s") for word in re.findall(r"[a-z0-9']+", clause)]
+    found, start = [], 0
+    while start < len(words):
+        end = next(
+            (e for e in range(min(len(words), start + names.longest), start, -1)
+             if names.named(words[start:e]) is not None),
+            start,
+        )  # fmt: skip
+        if end > start:
+            found.append(names.named(words[start:end]))
+        start = max(end, start + 1)
+    return [thing for thing in dict.fromkeys(found) if thing is not None]
 
 
 class _Names:

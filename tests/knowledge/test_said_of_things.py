@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogtree.knowledge.safety.said_of_things import contents_said, said_of_things, states_said
 
 NAMES = {
@@ -100,6 +102,22 @@ def test_what_a_clause_says_is_in_a_thing_is_what_it_holds_and_its_state_the_thi
     assert contents_said(toddler["tub_3"]) == ("toddler asleep",)
     assert said_of_things(["there isn't a hamster in the basket any more"], names) == {}
     assert said_of_things(["put the hamster in the log basket"], names) == {}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "move the toy box onto the bench, there's a kitten in it",
+        "move the toy box onto the bench - it has a kitten in it",
+    ],
+)
+def test_it_after_a_request_holds_what_each_thing_the_request_named_holds(said: str) -> None:
+    """Found by review: "there's a hamster in it" after a comma was missed (the same said alone
+    was refused). Which of the two "it" is is not said: both hold it, the safe side."""
+    names = {"box_1": ["toy box", "box"], "bench_2": ["bench"]}
+    found = said_of_things([said], names)
+    assert contents_said(found["box_1"]) == ("kitten",)
+    assert contents_said(found["bench_2"]) == ("kitten",)
 
 
 def test_what_is_said_of_a_part_of_a_thing_is_said_of_the_thing() -> None:

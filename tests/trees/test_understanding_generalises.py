@@ -371,6 +371,24 @@ def test_a_request_that_did_not_run_is_never_carried_on(talk: Dialogue, then: st
     assert "sofa" not in heard.reply, heard.reply
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "put the stock pot on the shelf, there's a hamster in it",
+        "put the plum on the shelf",  # then the follow-up says it
+    ],
+)
+def test_a_living_thing_said_to_be_in_it_keeps_the_thing_from_being_moved(
+    talk: Dialogue, said: str
+) -> None:
+    """Found by review: a living thing named with "it" after a comma was missed."""
+    heard = talk.say(said)
+    if "hamster" not in said:
+        heard = talk.say("and the stock pot too - there's a hamster in it")
+    assert heard.control == "Reject", heard.reply
+    assert 'the stock pot has "hamster" in it' in heard.reply
+
+
 def test_a_thing_said_alone_with_no_adding_word_does_not_repeat_the_earlier_act(
     talk: Dialogue,
 ) -> None:
