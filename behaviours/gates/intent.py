@@ -526,7 +526,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         step = frame.steps[0]
         if len(one_per_thing(step, domain.pack, utterance, self._known_thing(domain))) > 1:
             return self._from_sequence(domain, guess, frame, utterance)
-        found = step_task(step, domain.pack, " ".join([*frame.said_before, utterance]))
+        found = step_task(step, domain.pack, " ".join([*_carried(frame), utterance]))
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_referent(found, step, domain.pack, context=frame, earlier=self._talked_about())
@@ -556,7 +556,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         decision names the first task; the steps go to the frame in :meth:`apply`.
         """
         earlier = self._talked_about()
-        said = " ".join([*frame.said_before, utterance])
+        said = " ".join([*_carried(frame), utterance])
         done = doable_tasks(frame, domain.pack, said, self._known_thing(domain), earlier)
         if not (tasks := done.tasks) or any(domain.pack.task(t.task).plan is None for t in tasks):
             return None

@@ -63,7 +63,7 @@ def without_tags(text: str) -> str:
     """
     tags = closing_tags()
     kept: list[str] = []
-    for index, (clause, mark) in enumerate(_clauses(text)):
+    for index, (clause, mark) in enumerate(clauses_with_marks(text)):
         said = _said(clause)
         after_comma = index > 0 and "," in kept[-1]
         if index > 0 and said and _only_tag(said, tags, after_comma=after_comma):
@@ -73,7 +73,7 @@ def without_tags(text: str) -> str:
     return "".join(kept)
 
 
-def _clauses(text: str) -> list[tuple[str, str]]:
+def clauses_with_marks(text: str) -> list[tuple[str, str]]:
     """``text`` as (clause, the mark after it) pairs; the last mark may be empty."""
     pairs: list[tuple[str, str]] = []
     start = 0

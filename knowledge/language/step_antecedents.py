@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.closing_tags import clauses_with_marks
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
@@ -202,8 +203,6 @@ PRO_VERB: Final = "do"
 """The verb that stands for the earlier one ("do Alfie's as well")."""
 SAME: Final = re.compile(r"^(?:the )?same(?: thing)?(?: (?:for|with) (?P<thing>.+))?$")
 """What repeats the earlier request: whole ("same again"), or on a thing ("the same for X")."""
-FOLLOW_UP_PART: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
-"""What ends a part of a follow-up ("Ta. And the pepper too.": two parts)."""
 STOPPING: Final = frozenset(["stop", "cancel", "forget", "wait", "hang", "hold", "nope", "nah"])
 """Words that call a request off ("same again? no, forget it"): no follow-up is read, nor
 beside a "not" of any verb ("I don't want it")."""
@@ -246,7 +245,7 @@ def with_earlier_request(
         return frame
     now = " and ".join(thing.described for thing in things)
     source = None if any(thing.where for thing in things) else first.source  # its own place
-    text = _without(_without(first.text, before[0].where), _said(first.source, source))
+    text = _without(_without(first.text, before[0].where), _role_said(first.source, source))
     people = tuple(phrase for phrase in first.wanted if phrase.person)  # "take Dad his ..."
     step = replace(first, text=text.replace(before[0].text, now, 1), source=source)
     step = replace(step, objects=(*people, *things))
@@ -258,7 +257,7 @@ def _without(text: str, words: str) -> str:
     return text.replace(f" {words}", "", 1) if words else text
 
 
-def _said(phrase: ObjectPhrase | None, kept: ObjectPhrase | None) -> str:
+def _role_said(phrase: ObjectPhrase | None, kept: ObjectPhrase | None) -> str:
     """How ``phrase`` was said with its preposition, when it is not ``kept``; else ""."""
     return f"{phrase.preposition} {phrase.described}" if phrase and phrase is not kept else ""
 
@@ -275,9 +274,8 @@ def _added(text: str) -> str | None:
     if any((w,) in lexicon.negations or w in STOPPING or w.endswith("n't") for w in lowered):
         return None
     found: str | None = None
-    for match in _parts(text):
-        part, asked = match
-        words = part.split()
+    for part, mark in clauses_with_marks(text):  # "Ta. And the pepper too.": two parts
+        asked, words = "?" in mark, part.split()
         first = words[0].lower() if words else ""
         opened = first in ADDING_OPENERS
         while words and (
@@ -300,18 +298,6 @@ def _added(text: str) -> str | None:
         elif asked or first in CHANGING or (words and words[0].lower() in CHANGING):
             return None  # "and the tangerine, is it ripe?", "the same, but the green one"
     return found
-
-
-def _parts(text: str) -> list[tuple[str, bool]]:
-    """The parts of ``text`` (:data:`FOLLOW_UP_PART`), each with whether it ends in a question."""
-    parts, start = [], 0
-    for mark in [*FOLLOW_UP_PART.finditer(text), None]:
-        end = mark.start() if mark is not None else len(text)
-        asked = mark is not None and "?" in mark.group(0)
-        if text[start:end].strip():
-            parts.append((text[start:end].strip(), asked))
-        start = mark.end() if mark is not None else end
-    return parts
 
 
 def _things_added(

@@ -11,6 +11,7 @@ regular endings of its part of speech ("cups" -> "cup", "tallest" -> "tall").
 from __future__ import annotations
 
 import mmap
+from collections.abc import Iterator
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
@@ -80,14 +81,18 @@ class Lemmas:
 
         "little" with size: small, little (one sense); empty when no sense so measures.
         """
+        found: set[str] = set()
+        for sense, measured in self._senses_measuring(adjective):
+            found |= self._words(sense) if measured & attributes else set()
+        return frozenset(found)
+
+    def _senses_measuring(self, adjective: str) -> Iterator[tuple[bytes, set[str]]]:
+        """Each adjective sense of ``adjective`` and what it, or the head it is like, measures."""
         index, _ = self._files["adj"]
         line = line_of(index, adjective.encode("ascii")) if adjective.isascii() else None
-        found: set[str] = set()
         for sense in sense_offsets(line) if line is not None else []:
             heads = (sense, *self._pointed(sense, b"&"))
-            if any(self._attribute_nouns(offset) & attributes for offset in heads):
-                found |= self._words(sense)
-        return frozenset(found)
+            yield sense, set().union(*(self._attribute_nouns(offset) for offset in heads))
 
     def _words(self, offset: bytes) -> set[str]:
         """The lemmas of the adjective synset at ``offset`` ("big(a)" is big)."""
@@ -101,13 +106,7 @@ class Lemmas:
         return any(self.lemma_of(word, part) is not None for part in ENDINGS)
 
     def _measures(self, adjective: str) -> frozenset[str]:
-        index, _ = self._files["adj"]
-        line = line_of(index, adjective.encode("ascii")) if adjective.isascii() else None
-        found: set[str] = set()
-        for sense in sense_offsets(line) if line is not None else []:
-            for offset in (sense, *self._pointed(sense, b"&")):
-                found |= self._attribute_nouns(offset)
-        return frozenset(found)
+        return frozenset().union(*(measured for _, measured in self._senses_measuring(adjective)))
 
     def _pointed(self, offset: bytes, symbol: bytes) -> list[bytes]:
         """The offsets an adjective synset points to with ``symbol``."""
