@@ -215,7 +215,7 @@ def _facts(world: World, thing: str, *, identity: bool) -> Iterator[Fact]:
     elif kind == "object":
         if identity:
             yield from _object_identity(spec, thing)
-        yield _placement_fact(thing, world.placement(thing))
+        yield from _placement_facts(thing, world.placement(thing))
         yield from _side_facts(world, thing)
         yield from _kitchen_state(world, thing)
     elif kind == "person":
@@ -249,12 +249,14 @@ SIDE_PREDICATES = {
 
 
 def _kitchen_state(world: World, thing: str) -> Iterator[Fact]:
-    """Whether an appliance is on; what liquid a container holds ("" and 0 when empty)."""
+    """Whether an appliance is on; what liquid a vessel holds ("" and 0 when empty).
+
+    A vessel is a thing with a capacity or a liquid at the start, or one filled since.
+    """
     if "appliance" in world.flags_of(thing):
         yield thing, "powered", world.is_powered(thing)
-    item = world.spec.objects.get(thing)
-    if item is not None and (item.capacity_ml is not None or item.liquid is not None):
-        held = world.liquid_in(thing)
+    item, held = world.spec.objects.get(thing), world.liquid_in(thing)
+    if item is not None and (item.capacity_ml is not None or item.liquid is not None or held):
         yield thing, "liquid", held.liquid if held is not None else ""
         yield thing, "liquidMl", held.ml if held is not None else 0.0
 
@@ -292,11 +294,14 @@ def _object_identity(spec: WorldSpec, obj: str) -> Iterator[Fact]:
         yield obj, "ownedBy", item.owner
 
 
-def _placement_fact(obj: str, placement: Placement) -> Fact:
-    if placement.relation == "held_by":
-        return placement.support, "holds", obj
-    predicate = {"on": "on", "in": "in", "room": "inRoom"}[placement.relation]
-    return obj, predicate, placement.support
+def _placement_facts(obj: str, placement: Placement) -> Iterator[Fact]:
+    """Where ``obj`` is: one placement fact, then the hand when a robot holds it."""
+    if placement.relation != "held_by":
+        yield obj, {"on": "on", "in": "in", "room": "inRoom"}[placement.relation], placement.support
+        return
+    yield placement.support, "holds", obj
+    if placement.hand is not None:
+        yield obj, "heldIn", placement.hand
 
 
 # -- the starting belief ----------------------------------------------------------------------
@@ -345,7 +350,7 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
             placement = place.placement if place is not None else world.placement(obj)
             if placement.relation == "held_by" and placement.support == robot:
                 placement = world.placement(obj)
-            facts.append(seen(_placement_fact(obj, placement)))
+            facts += [seen(fact) for fact in _placement_facts(obj, placement)]
             if place is None:
                 facts += [seen(fact) for fact in _side_facts(world, obj)]
             facts += [seen(fact) for fact in _kitchen_state(world, obj)]

@@ -21,7 +21,7 @@ from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_ru
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import SkillArgumentError
 from cogtree.skills.capabilities.calls import SkillCall, project, skill_call
-from cogtree.skills.safety.hazard_check import PlanHazards
+from cogtree.skills.safety.plan_hazards import PlanHazards
 
 
 def hazardous_steps(

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cogtree.knowledge.safety.materials import shipped_materials
-from cogtree.knowledge.safety.said_of_things import states_said
+from cogtree.knowledge.safety.said_of_things import contents_said, states_said
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import join_at
 
@@ -221,8 +221,9 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     """
     taxonomy = household_taxonomy()
     kinds: set[str] = set()
-    for name in filter(None, map(taxonomy.type_named, said)):
-        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
+    for phrase in said:  # a thing holding an animal is not alive (the rules read what it holds)
+        raising = RAISING_FLAGS - {"animal"} if contents_said((phrase,)) else RAISING_FLAGS
+        kinds.update(taxonomy.properties(taxonomy.type_named(phrase) or "").flags & raising)
     for held in (held for name in said for held in _contents_named(name)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     kinds.update(_touched_kinds(said))

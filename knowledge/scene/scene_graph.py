@@ -7,13 +7,10 @@ the tree reads it through named queries (``knowledge/scene/queries/*.rq``) that 
 Provenance design. Every observed fact is stored twice over: as the plain triple itself
 (``:mug_red cog:on :kitchen_counter``) and as one ``cog:Observation`` node per fact, a
 standard RDF reification (``rdf:subject`` / ``rdf:predicate`` / ``rdf:object``) carrying
-``cog:source`` and ``cog:lastSeen``. The alternatives were worse for the tick loop:
-
-- RDF-star would attach the provenance to the triple itself, but rdflib cannot represent
-  quoted triples.
-- Named graphs per source would force every hot query into ``GRAPH ?g { ... }`` patterns
-  over a union of graphs, and the last-seen time would still need a node per fact.
-- One observation node per *subject* cannot say when each of its facts was seen.
+``cog:source`` and ``cog:lastSeen``. The alternatives were worse for the tick loop: rdflib
+cannot represent RDF-star's quoted triples; named graphs per source would force every hot
+query into ``GRAPH ?g { ... }`` patterns and still need a node per fact for the last-seen
+time; one observation node per *subject* cannot say when each of its facts was seen.
 
 With a node per fact, the hot perception queries (rooms, objects in a room, referents) are
 plain triple patterns that never touch provenance; the few that report it (locate, humans)
@@ -25,8 +22,9 @@ Observations follow the ontology: functional properties (``inRoom``, ``colour``,
 ``isOpen``, ...) replace their old value; a new placement (``on``, ``in``, ``inRoom``)
 replaces the old one and ends any ``holds`` and any side relation (``nextTo``, ``leftOf``,
 ...: so a placement is observed before the side relation it comes with); ``holds`` ends the
-object's placement, its side relation and any other holder; a side relation replaces the
-object's other one. Replaced facts lose their observation nodes with them.
+object's placement, its side relation, any other holder and the hand it was in (``heldIn``,
+observed after the ``holds`` it comes with); a side relation replaces the object's other one.
+Replaced facts lose their observation nodes with them.
 
 Queries are strings with parameters bound as RDF terms (see :mod:`knowledge.scene.named_queries`),
 so text from a user is only ever a literal. Their shapes follow what keeps Oxigraph's planner
@@ -38,10 +36,9 @@ evaluated over the whole graph, so such facts come from ``UNION`` branches or a 
 query); and answers stay small, because rdflib converts every returned term to a Python
 object (about 10 us a literal).
 
-pyoxigraph reads are thread-safe: the tree's behaviours run queries on the ``workers`` pool
-they are given (:class:`~knowledge.worker_pool.WorkerPool`; the scene graph owns no threads) and
-poll them; writes are serialised by a lock (a reader during a batch of observations may see part
-of it).
+pyoxigraph reads are thread-safe: behaviours run queries on the ``workers`` pool they are given
+(the scene graph owns no threads) and poll them; writes are serialised by a lock (a reader
+during a batch of observations may see part of it).
 """
 
 from __future__ import annotations
@@ -114,8 +111,7 @@ SIDE_RELATIONS: Mapping[Node, str] = {
     COG.behind: "behind",
     COG.inFrontOf: "in_front_of",
 }
-"""Side relations of the ontology and the spatial relation (``skills.action_model.specs``) each one
-is."""
+"""Side relations of the ontology and the spatial relation (``action_model.specs``) of each."""
 
 RELATIONS: Mapping[Node, Relation] = {
     COG.on: "on",
@@ -391,10 +387,11 @@ class SceneGraph(Closeable):
         if predicate in vocabulary.placement:
             patterns += [(subject, other, None) for other in vocabulary.placement]
             patterns += [(subject, side, None) for side in vocabulary.side]
-            patterns.append((None, COG.holds, subject))
+            patterns += [(None, COG.holds, subject), (subject, COG.heldIn, None)]
         if predicate == COG.holds:
             patterns += [(obj, other, None) for other in vocabulary.placement]
             patterns += [(obj, side, None) for side in vocabulary.side]
+            patterns.append((obj, COG.heldIn, None))
         if predicate in vocabulary.side:
             patterns += [(subject, side, None) for side in vocabulary.side]
         if predicate in vocabulary.inverse_functional:
@@ -547,6 +544,7 @@ class SceneGraph(Closeable):
                     "skills": set(),
                     "holding": set(),
                     "storage": set(),
+                    "held_in": {},
                 },
             )
             for key, field in ROBOT_NUMBERS.items():
@@ -557,6 +555,8 @@ class SceneGraph(Closeable):
             for key, field in (("skill", "skills"), ("held", "holding"), ("storage", "storage")):
                 if key in row:
                     state[field].add(self.short_id(row[key]))
+            if "hand" in row:
+                state["held_in"][self.short_id(row["held"])] = str(row["hand"])
         lists = ("skills", "holding", "storage")
         return [
             RobotState.model_validate({**state, **{f: sorted(state[f]) for f in lists}})

@@ -93,6 +93,9 @@ class RobotState(BaseModel):
     max_reach_m: float | None = None
     skills: list[str] = Field(default_factory=list)
     holding: list[str] = Field(default_factory=list)
+    held_in: dict[str, str] = Field(
+        default_factory=dict, description="the hand each held thing is in, where it is known"
+    )
     storage: list[str] = Field(default_factory=list, description="containers mounted on it")
 
 

@@ -7,15 +7,16 @@ a handful of scene-graph queries however long it searches. The snapshot is immut
 picked), which is how the HTN planners project a plan forward without touching the graph.
 
 Furniture heights (``cog:heightM``, for the reach check) and home places (``cog:homePlace``,
-for putting things away) come from the scene graph; :class:`SupplementaryFacts` may add or
-override them, and say which hand holds which object, which the scene graph does not model.
-Without a height the reach check passes with a note; without a home place ``put_away`` has
-nothing to do; without a hand, any hand not known to hold something else may hold it.
+for putting things away) and the hand each held thing is in (``cog:heldIn``) come from the
+scene graph; :class:`SupplementaryFacts` may add or override them. Without a height the reach
+check passes with a note; without a home place ``put_away`` has nothing to do; without a
+hand, any hand not known to hold something else may hold it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -87,21 +88,7 @@ HazardFlag = Literal[
 """Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
 
 FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
-    {
-        "sharp": "sharp",
-        "fragile": "fragile",
-        "electrical": "electrical",
-        "food": "food",
-        "drink": "drink",
-        "chemical": "chemical",
-        "heatSource": "heat_source",
-        "appliance": "appliance",
-        "cleaningTool": "cleaning_tool",
-        "waterSource": "water_source",
-        "medicine": "medicine",
-        "animal": "animal",
-        "choking": "choking",
-    }
+    {re.sub("_(.)", lambda m: m[1].upper(), f): f for f in get_args(HazardFlag) if f != "bin"}
 )
 """The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the
 ``bin`` flag comes from ``cog:binKind`` instead."""
@@ -262,7 +249,10 @@ class Belief:
         return cls(
             robot=RobotProfile.from_state(state),
             robot_room=state.room,
-            held={thing: extra.hand_holding.get(thing) for thing in state.holding},
+            held={
+                thing: extra.hand_holding.get(thing) or _hand_in(state, thing)
+                for thing in state.holding
+            },
             things=things,
             people=people,
             rooms=rooms,
@@ -598,3 +588,8 @@ def _check_facts(facts: SupplementaryFacts, robot: RobotState, things: Mapping[s
                 f"hand_holding[{thing!r}] is {hand!r}, but {robot.id} has "
                 f"{robot.hands} hand(s): {', '.join(HAND_NAMES[: robot.hands]) or 'none'}"
             )
+
+
+def _hand_in(state: RobotState, thing: str) -> Hand | None:
+    """The hand the scene graph puts ``thing`` in, when that is one of the robot's hands."""
+    return next((h for h in HAND_NAMES[: state.hands] if h == state.held_in.get(thing)), None)

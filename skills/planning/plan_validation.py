@@ -64,7 +64,8 @@ from cogtree.skills.planning.plan_model import (
     ToAPlan,
     ValidationReport,
 )
-from cogtree.skills.safety.hazard_check import Hazard, PlanHazards, hazard_doubt
+from cogtree.skills.safety.hazard_check import Hazard, hazard_doubt
+from cogtree.skills.safety.plan_hazards import PlanHazards
 
 __all__ = [
     "HAZARD_CODES",

@@ -46,9 +46,8 @@ The step's graph (prefix ``haz:``):
   (a request's missing first step, whose things are set out for a person to use).
 
 A hazard that what the user said made more hazardous ends with what was said ("You said
-"I'm only six"."). :class:`PlanHazards` checks a plan step by step and remembers what earlier
-steps switched on or off (not always projected on the belief): "put the foil tray in the
-microwave, then switch it on" and the reverse order are both caught.
+"I'm only six"."), and so does one about what the user said a thing holds ('You said the pot
+has "hamster" in it'). :mod:`skills.safety.plan_hazards` checks a whole plan.
 """
 
 from __future__ import annotations
@@ -72,7 +71,6 @@ from cogtree.knowledge.safety.said_of_people import (
     holds_a_child,
     in_water,
     is_allergy,
-    said_of_people,
     youngest,
 )
 from cogtree.knowledge.safety.said_of_things import (
@@ -81,7 +79,6 @@ from cogtree.knowledge.safety.said_of_things import (
     SEEN_STATES,
     contents_said,
     quoted,
-    said_of_things,
     states_said,
 )
 from cogtree.knowledge.safety.thing_properties import (
@@ -96,9 +93,8 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
-from cogtree.skills.action_model.people import Person, labels_of
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.capabilities.calls import SkillCall
-from cogtree.skills.capabilities.registry import SKILLS
 
 _NS = str(HAZ)
 _STEP = NamedNode(_NS + "step")
@@ -171,7 +167,7 @@ class Said:
     """
 
     of_things: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Thing id -> what the user called it (:func:`said_about`)."""
+    """Thing id -> what the user called it (:func:`~skills.safety.plan_hazards.said_about`)."""
     speaker: str | None = None
     """The person speaking (their id in the belief), when known."""
     of_people: Mapping[str, SaidOfSelf] = field(default_factory=dict)
@@ -199,6 +195,8 @@ class _Facts:
         self.described: set[str] = set()
         self.quotes: dict[str, tuple[str, ...]] = {}
         """Node id -> what the user said that made it more hazardous, as quoted."""
+        self.contents_quoted: dict[str, dict[str, str]] = {}
+        """Node id -> what the user said it holds -> that, as quoted (for a rule naming it)."""
 
     def add(self, subject: NamedNode, prop: str, value: Any) -> None:
         self.quads.append(Quad(subject, _p(prop), value, DefaultGraph()))
@@ -333,7 +331,14 @@ class _Facts:
             self.add(_node(landmark), "beside", node)
 
     def _quote(self, thing: Thing, described: Descriptions, found: SafetyProperties) -> None:
-        """Note what the user said of ``thing`` that made it more hazardous than the belief."""
+        """Note what the user said of ``thing``: what raised a hazard, and what it holds."""
+        name = " ".join(_words(thing.id)) or thing.id
+        names = {word for seen in described.seen_names for word in seen.lower().split()}
+        self.contents_quoted[thing.id] = {
+            held: quoted(phrase, name, names)
+            for phrase in described.said
+            for held in contents_said((phrase,))
+        }
         seen = safety_properties(replace(described, said=())).kinds
         stated = states_said(described.said) - ({"hot"} if thing.hot else set())
         if found.kinds == seen and not stated & (DAMAGE_STATES | {"hot"}):
@@ -345,8 +350,6 @@ class _Facts:
             or states_said((phrase,)) & DAMAGE_STATES
             or safety_properties(replace(described, said=(phrase,))).kinds - seen
         ]
-        name = " ".join(_words(thing.id)) or thing.id
-        names = {word for seen in described.seen_names for word in seen.lower().split()}
         self.quotes[thing.id] = tuple(quoted(phrase, name, names) for phrase in raising)
 
 
@@ -463,6 +466,13 @@ def _sentence(
     }
     named = [row[name].value.removeprefix(_THINGS_NS) for name in names if _is_node(row[name])]
     quotes = [quote for node in dict.fromkeys(named) for quote in facts.quotes.get(node, ())]
+    told = {row[name].value for name in names if isinstance(row[name], Literal)}
+    quotes += [
+        quote
+        for node in dict.fromkeys(named)
+        for held, quote in facts.contents_quoted.get(node, {}).items()
+        if held in told and quote not in quotes  # "(hamster)": 'the pot has "hamster" in it'
+    ]
     said = f" You said {' and '.join(quotes)}." if quotes else ""
     return capitalised(template.format(**values)) + said
 
@@ -482,10 +492,9 @@ def step_hazards(
 ) -> list[Hazard]:
     """Every hazard the rules find in ``call`` done in ``belief`` (none: it is safe to try).
 
-    ``said``: what the user said each thing is (:func:`said_about`) and what the speaker
-    said of themselves. Forbidden hazards come
-    first; a rule gives one hazard per distinct sentence. Rules that are unreadable (a file
-    with an error) forbid every step, saying why (:data:`RULES_UNREADABLE`).
+    ``said``: what the user said each thing is and what the speaker said of themselves.
+    Forbidden hazards come first; a rule gives one hazard per distinct sentence. Rules that
+    are unreadable (a file with an error) forbid every step, saying why (:data:`RULES_UNREADABLE`).
     """
     if rules.unreadable is not None:
         sentence = f"I cannot read my hazard rules ({rules.unreadable}), so I will not do it"
@@ -501,85 +510,6 @@ def step_hazards(
             sentence = _sentence(rule.says, row, rule.placeholders, facts)
             found.setdefault((rule.id, sentence), Hazard(rule.id, rule.severity, sentence, step))
     return sorted(found.values(), key=lambda hazard: not hazard.forbids)
-
-
-class PlanHazards:
-    """A plan's hazards, step by step, remembering what earlier steps switched on or off.
-
-    ``said``: the request's utterances (they give the manners: a blade carried "running");
-    ``earlier``: what the user said before in the conversation. Both say what things are
-    ("the hob's still hot") and what the ``speaker`` is ("I'm only six"); only the request
-    says how it is to be done. ``offered``: the plan brings things for a step the robot
-    cannot do itself.
-    """
-
-    def __init__(
-        self,
-        rules: HazardRules,
-        said: Iterable[str] = (),
-        *,
-        earlier: Iterable[str] = (),
-        speaker: str | None = None,
-        offered: bool = False,
-    ) -> None:
-        said = list(said)
-        self.rules = rules
-        self.said = (*earlier, *said)
-        self.manners = rules.manners_of(said)
-        self.speaker = speaker
-        self.offered = offered
-        self._powered: dict[str, bool] = {}
-        self._said_of: Said | None = None
-
-    def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
-        """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
-        if self._said_of is None:  # the things' names do not change within a plan
-            self._said_of = Said(
-                said_about(belief, self.said),
-                self.speaker,
-                said_of_people(self.said, belief.people, labels_of(belief.people.values())),
-                self.offered,
-            )
-        return step_hazards(
-            self.rules,
-            self._with_switches(belief),
-            call,
-            manners=self.manners,
-            said=self._said_of,
-            step=step,
-        )
-
-    def done(self, call: SkillCall) -> None:
-        """Remember what ``call`` switched on or off for the later steps (its powered facts)."""
-        for fact in SKILLS[call.skill].facts(call.args, "", {}):
-            if fact.kind == "powered":
-                self._powered[fact.subject] = fact.value == "on"
-
-    def _with_switches(self, belief: Belief) -> Belief:
-        changed = {
-            name: replace(belief.things[name], powered=on)
-            for name, on in self._powered.items()
-            if name in belief.things and belief.things[name].powered != on
-        }
-        return replace(belief, things={**belief.things, **changed}) if changed else belief
-
-
-def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """What the user said each thing of ``belief`` is (:mod:`knowledge.safety.said_of_things`).
-
-    A thing is named by its label, its id's words and its type's label and synonyms (a stove
-    is "the hob").
-    """
-    if not utterances:
-        return {}
-    taxonomy = household_taxonomy()
-    names: dict[str, list[str]] = {}
-    for thing in belief.things.values():
-        known = list(Descriptions(id=thing.id, label=thing.label).seen_names)
-        if thing.type is not None and thing.type in taxonomy.types:
-            known += [taxonomy.label(thing.type), *taxonomy.synonyms(thing.type)]
-        names[thing.id] = [name.lower() for name in known if name]
-    return said_of_things(utterances, names)
 
 
 def hazard_refusal(

@@ -6,7 +6,7 @@ the request itself is unsafe: handing hot tea to a person, picking up a person. 
 (``bring(tea_mug, ana)``) :func:`intended_skills` lists the skill calls the task means in
 the simplest case (PICK the mug, HANDOVER it to Ana), without checking whether they can run,
 and :func:`task_hazards` runs the hazard rules over them, as the dry run would over a plan
-(:class:`~skills.safety.hazard_check.PlanHazards`, the belief projected step by step where a step's
+(:class:`~skills.safety.plan_hazards.PlanHazards`, the belief projected step by step where a step's
 effects can be projected). The hazards found are named with the reasons for no plan, so a
 refusal says the hazard. Nothing here ever runs a skill.
 """
@@ -20,7 +20,8 @@ from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import SkillArgumentError
 from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, project, skill_call
 from cogtree.skills.capabilities.registry import FITS, OUTLINES
-from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
+from cogtree.skills.safety.hazard_check import Hazard
+from cogtree.skills.safety.plan_hazards import PlanHazards
 
 HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from cogtree.knowledge.safety.thing_properties import Descriptions, named_words, safety_properties
@@ -81,6 +83,19 @@ def test_what_the_user_said_only_adds_a_raising_kind() -> None:
     assert "chemical" in safety_properties(said).kinds
     food = Descriptions(id="bottle_1", type="Bottle", label="bottle", said=("juice",))
     assert "drink" not in safety_properties(food).kinds
+
+
+@pytest.mark.parametrize(
+    ("held", "kind"), [("with bleach", "chemical"), ("full of pills", "medicine")]
+)
+def test_what_a_thing_is_said_to_hold_gives_its_substance_but_never_life(
+    held: str, kind: str
+) -> None:
+    """Found in review: a basket said to hold a hamster was itself "alive" in the refusal."""
+    basket = Descriptions(id="basket_1", type="Basket", label="log basket")
+    assert "animal" not in safety_properties(replace(basket, said=("with a hamster",))).kinds
+    assert kind in safety_properties(replace(basket, said=(held,))).kinds
+    assert "animal" in safety_properties(replace(basket, said=("a hamster",))).kinds
 
 
 def test_a_thing_no_name_of_which_is_known_gets_what_wordnet_s_type_raises() -> None:

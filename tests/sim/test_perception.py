@@ -191,3 +191,4 @@ def test_looking_around_keeps_what_the_robot_holds(world: World, belief: SceneGr
     update_belief(belief, world, "robot1")  # looking again must not forget the bottle in hand
     held = belief.locate_object("bottle")
     assert held is not None and (held.relation, held.support) == ("heldBy", "robot1")
+    assert belief.robot_state("robot1")[0].held_in == {"bottle": "right"}

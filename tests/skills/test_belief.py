@@ -8,6 +8,7 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
+from cogtree.knowledge.scene.taxonomy import COG
 from cogtree.skills.action_model.belief import Belief, BeliefError, SupplementaryFacts
 from cogtree.skills.capabilities.calls import project, skill_call
 
@@ -55,6 +56,46 @@ def test_held_objects_get_their_hand_from_supplementary_facts(
     assert carrier.things["mug"].relation == "heldBy"
     assert carrier.hand_is_free("right")
     assert not carrier.hand_is_free("left")
+
+
+HOLDING_SCENE = (
+    "@prefix : <https://cogtree.dev/scene#> . @prefix cog: <https://cogtree.dev/ontology#> .\n"
+    ":r a cog:Robot ; cog:hands 2 ; cog:inRoom :kitchen . :kitchen a cog:Room .\n"
+    ":table a cog:Surface ; cog:inRoom :kitchen . :cup a cog:Object ; cog:on :table ."
+)
+
+
+def test_the_hand_a_held_thing_is_in_comes_from_the_scene_graph() -> None:
+    with SceneGraph.from_turtle_text(HOLDING_SCENE) as scene:
+        seen = datetime.now(timezone.utc)
+        scene.observe(
+            [
+                Observation(subject="r", predicate="holds", object="cup", source="arm", time=seen),
+                Observation(
+                    subject="cup", predicate="heldIn", object="right", source="arm", time=seen
+                ),
+            ]
+        )
+        assert scene.robot_state("r")[0].held_in == {"cup": "right"}
+        belief = Belief.from_scene(scene, "r")
+        assert belief.held == {"cup": "right"}
+        assert not belief.hand_is_free("right") and belief.hand_is_free("left")
+        assert Belief.from_scene(
+            scene, "r", SupplementaryFacts(hand_holding={"cup": "left"})
+        ).held == {"cup": "left"}
+        scene.observe(
+            [Observation(subject="cup", predicate="on", object="table", source="arm", time=seen)]
+        )
+        assert scene.robot_state("r")[0].held_in == {}
+        assert (scene.iri("cup"), COG.heldIn, None) not in scene.graph
+
+
+def test_a_hand_the_robot_lacks_is_no_hand_in_the_belief() -> None:
+    with SceneGraph.from_turtle_text(
+        HOLDING_SCENE.replace("cog:hands 2", "cog:hands 1")
+        + ' :r cog:holds :cup . :cup cog:heldIn "left" .'
+    ) as scene:
+        assert Belief.from_scene(scene, "r").held == {"cup": None}
 
 
 def test_unknown_robot_lists_the_known_ones(scene: SceneGraph) -> None:

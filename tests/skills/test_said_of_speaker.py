@@ -16,7 +16,8 @@ from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.said_of_people import said_of_self
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import skill_call
-from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
+from cogtree.skills.safety.hazard_check import Hazard
+from cogtree.skills.safety.plan_hazards import PlanHazards
 from cogtree.skills.safety.task_hazards import task_hazards
 
 RULES = shipped_hazard_rules()

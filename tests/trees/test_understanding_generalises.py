@@ -362,6 +362,19 @@ def test_a_follow_up_that_adds_does_the_earlier_request_to_what_it_names(
     assert done in heard.reply, heard.reply
 
 
+def test_a_second_fill_in_a_row_takes_the_free_hand_and_is_seen_filled(talk: Dialogue) -> None:
+    """Checked to fail before: the belief did not say which hand held the first cup, so the
+    second pick planned the full hand and failed; and a cup filled from empty was never seen
+    to hold water (the robot said it could not tell)."""
+    assert talk.say("fill the green cup with water").control == "Proceed"
+    heard = talk.say("and the white cup too")
+    assert heard.control == "Proceed", heard.reply
+    assert "filled the white cup" in heard.reply, heard.reply
+    world = talk.simulator.world
+    assert set(world.held("robot1").values()) == {"green_cup", "white_cup"}
+    assert (liquid := world.liquid_in("white_cup")) is not None and liquid.liquid == "water"
+
+
 @pytest.mark.parametrize("then", ["same again", "and the plum too"])
 def test_a_request_that_did_not_run_is_never_carried_on(talk: Dialogue, then: str) -> None:
     """Found by review: a request the user turned down ran on "same again"."""
@@ -387,6 +400,7 @@ def test_a_living_thing_said_to_be_in_it_keeps_the_thing_from_being_moved(
         heard = talk.say("and the stock pot too - there's a hamster in it")
     assert heard.control == "Reject", heard.reply
     assert 'the stock pot has "hamster" in it' in heard.reply
+    assert "is alive" not in heard.reply, heard.reply  # the pot holds one; it is not one
 
 
 def test_a_thing_said_alone_with_no_adding_word_does_not_repeat_the_earlier_act(

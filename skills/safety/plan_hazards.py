@@ -1,0 +1,102 @@
+"""A plan's hazards, step by step: what the user said, read once, and what earlier steps switched.
+
+:class:`PlanHazards` runs :func:`~skills.safety.hazard_check.step_hazards` on each step of a
+plan with what the user said of things and people (:func:`said_about`,
+:mod:`knowledge.safety.said_of_people`) and with the appliances earlier steps switched on or
+off, which the belief a plan projects may not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from cogtree.knowledge.safety.hazard_rules import HazardRules
+from cogtree.knowledge.safety.said_of_people import said_of_people
+from cogtree.knowledge.safety.said_of_things import said_of_things
+from cogtree.knowledge.safety.thing_properties import Descriptions
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.people import labels_of
+from cogtree.skills.capabilities.calls import SkillCall
+from cogtree.skills.capabilities.registry import SKILLS
+from cogtree.skills.safety.hazard_check import Hazard, Said, step_hazards
+
+
+class PlanHazards:
+    """A plan's hazards, step by step, remembering what earlier steps switched on or off.
+
+    ``said``: the request's utterances (they give the manners: a blade carried "running");
+    ``earlier``: what the user said before in the conversation. Both say what things are
+    ("the hob's still hot") and what the ``speaker`` is ("I'm only six"); only the request
+    says how it is to be done. ``offered``: the plan brings things for a step the robot
+    cannot do itself.
+    """
+
+    def __init__(
+        self,
+        rules: HazardRules,
+        said: Iterable[str] = (),
+        *,
+        earlier: Iterable[str] = (),
+        speaker: str | None = None,
+        offered: bool = False,
+    ) -> None:
+        said = list(said)
+        self.rules = rules
+        self.said = (*earlier, *said)
+        self.manners = rules.manners_of(said)
+        self.speaker = speaker
+        self.offered = offered
+        self._powered: dict[str, bool] = {}
+        self._said_of: Said | None = None
+
+    def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
+        """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
+        if self._said_of is None:  # the things' names do not change within a plan
+            self._said_of = Said(
+                said_about(belief, self.said),
+                self.speaker,
+                said_of_people(self.said, belief.people, labels_of(belief.people.values())),
+                self.offered,
+            )
+        return step_hazards(
+            self.rules,
+            self._with_switches(belief),
+            call,
+            manners=self.manners,
+            said=self._said_of,
+            step=step,
+        )
+
+    def done(self, call: SkillCall) -> None:
+        """Remember what ``call`` switched on or off for the later steps (its powered facts)."""
+        for fact in SKILLS[call.skill].facts(call.args, "", {}):
+            if fact.kind == "powered":
+                self._powered[fact.subject] = fact.value == "on"
+
+    def _with_switches(self, belief: Belief) -> Belief:
+        changed = {
+            name: replace(belief.things[name], powered=on)
+            for name, on in self._powered.items()
+            if name in belief.things and belief.things[name].powered != on
+        }
+        return replace(belief, things={**belief.things, **changed}) if changed else belief
+
+
+def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """What the user said each thing of ``belief`` is (:mod:`knowledge.safety.said_of_things`).
+
+    A thing is named by its label, its id's words and its type's label and synonyms (a stove
+    is "the hob").
+    """
+    if not utterances:
+        return {}
+    taxonomy = household_taxonomy()
+    names: dict[str, list[str]] = {}
+    for thing in belief.things.values():
+        known = list(Descriptions(id=thing.id, label=thing.label).seen_names)
+        if thing.type is not None and thing.type in taxonomy.types:
+            known += [taxonomy.label(thing.type), *taxonomy.synonyms(thing.type)]
+        names[thing.id] = [name.lower() for name in known if name]
+    return said_of_things(utterances, names)
