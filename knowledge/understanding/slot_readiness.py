@@ -102,7 +102,7 @@ def _resolve(
     if kind in ("scene", "kg"):
         if not ids or (many and len(ids) < count):
             return None, "unresolved"
-        if len(ids) > (count if many else 1):
+        if len(ids) > (count if many else 1) or (resolution is not None and resolution.guessed):
             return None, "ambiguous"
         return (ids if many else ids[0]), None
     if kind == "value" and ids:

@@ -71,11 +71,14 @@ class SlotResolution(BaseModel):
     kind: Literal["scene", "kg", "value", "text"]
     ids: list[str] = Field(default_factory=list, description="what it may refer to")
     reasons: list[str] = Field(default_factory=list, description="one reason per id")
+    guessed: bool = Field(
+        False, description="the ids are only guesses (a label's words): asked about, never acted on"
+    )
 
     @property
     def ambiguous(self) -> bool:
-        """Several things match: the robot must ask which one."""
-        return len(self.ids) > 1
+        """Several things match, or only guesses do: the robot must ask which one."""
+        return len(self.ids) > 1 or (self.guessed and bool(self.ids))
 
     @property
     def unresolved(self) -> bool:

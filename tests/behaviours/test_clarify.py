@@ -343,6 +343,22 @@ def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(
     assert blackboard.get("/rationale/AskClarification") is None
 
 
+def test_one_guessed_referent_is_proposed_and_a_no_asks_where_the_thing_is(
+    blackboard, make_llm, shipped_domains, scene, workers
+):
+    guess = BOTTLES.model_copy(update={"ids": ["bottle_blue"], "guessed": True})
+    presets = {**fetch_bottle(), "/turn/resolved": {"object": guess}}
+    ask(blackboard, make_llm, shipped_domains, presets, scene_graph=scene, workers=workers)
+    assert blackboard.get("/turn/reply") == "Do you mean the blue bottle in the fridge?"
+    pending = blackboard.get("/session/pending")
+    assert pending.proposed == {"object": "blue bottle"} and pending.unseen == ""
+    presets = {**presets, "/turn/utterance": "no"}
+    ask(blackboard, make_llm, shipped_domains, presets, scene_graph=scene, workers=workers)
+    assert blackboard.get("/turn/reply").startswith("I have not seen the bottle anywhere")
+    pending = blackboard.get("/session/pending")
+    assert pending.proposed == {} and pending.unseen == "the bottle"
+
+
 def test_a_missing_home_place_is_proposed_from_where_such_things_usually_are(
     blackboard, make_llm, shipped_domains, scene, workers
 ):

@@ -108,6 +108,16 @@ def test_an_ambiguous_referent_is_asked_about_without_the_model(blackboard, make
     assert blackboard.get("/turn/task").object is None
 
 
+def test_one_guessed_referent_is_asked_about_never_acted_on(blackboard, make_llm, domains):
+    said = "bring me the big pot"
+    guess = scene("object", "the big pot", "stock_pot").model_copy(update={"guessed": True})
+    resolved = {"object": guess}
+    gate, llm = run_gate(blackboard, make_llm, domains, said, fetch(said, "the big pot"), resolved)
+    assert blackboard.get("/turn/control") == "Clarify" and llm.calls == []
+    assert blackboard.get("/turn/missing") == ["object"]
+    assert blackboard.get("/turn/task").object is None
+
+
 @pytest.mark.parametrize(
     ("reply", "control"),
     [

@@ -375,6 +375,30 @@ def test_a_second_fill_in_a_row_takes_the_free_hand_and_is_seen_filled(talk: Dia
     assert (liquid := world.liquid_in("white_cup")) is not None and liquid.liquid == "water"
 
 
+def test_a_guess_by_size_is_asked_about_and_a_yes_takes_it(talk: Dialogue) -> None:
+    """Checked to fail before: a thing found only by a guess was "not seen anywhere"."""
+    asked = talk.say("bring me the big pot")
+    assert asked.control == "Clarify" and "Do you mean the stock pot" in asked.reply, asked.reply
+    heard = talk.say("yes")
+    assert heard.control == "Proceed" and "brought you the stock pot" in heard.reply, heard.reply
+
+
+def test_a_no_to_a_guess_asks_where_the_thing_is_and_moves_nothing(talk: Dialogue) -> None:
+    assert "Do you mean the stock pot" in talk.say("fetch me the huge pot").reply
+    heard = talk.say("no")
+    assert heard.control == "Clarify", heard.reply
+    assert "have not seen the huge pot" in heard.reply, heard.reply
+    assert "stock_pot" not in talk.simulator.world.held("robot1").values()
+
+
+def test_several_guesses_are_offered_to_pick_from(talk: Dialogue) -> None:
+    asked = talk.say("could you get me the large cup")
+    assert asked.control == "Clarify", asked.reply
+    assert "green cup" in asked.reply and "white cup" in asked.reply, asked.reply
+    heard = talk.say("the white one")
+    assert heard.control == "Proceed" and "white cup" in heard.reply, heard.reply
+
+
 @pytest.mark.parametrize("then", ["same again", "and the plum too"])
 def test_a_request_that_did_not_run_is_never_carried_on(talk: Dialogue, then: str) -> None:
     """Found by review: a request the user turned down ran on "same again"."""

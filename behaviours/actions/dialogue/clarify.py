@@ -33,6 +33,7 @@ from cogtree.knowledge.clarifying_questions import (
     slot_question,
     switching_asked,
     task_question,
+    unseen_question,
 )
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -154,6 +155,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         self.rationale_key = self.key_of(keys.RATIONALE)
         self._request = _Request()
         self._proposed: dict[str, str] = {}
+        self._declined = False
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle, and ``scene_graph`` (with ``workers``) when given."""
@@ -179,6 +181,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         ]
         earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         declined = earlier is not None and proposal_declined(self._request.utterance, earlier)
+        self._declined = declined
         homing = {} if declined else _homing(self._request)  # a no asks the question open
         if (to_place or homing) and self.scene_graph is not None:
             return self.submit(_look_up, self.scene_graph, to_place, homing)
@@ -264,9 +267,12 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             return confirmation_question(request.utterance, request.safety)
         questions: list[str] = []
         for slot in request.missing:
+            resolution = request.resolved.get(slot)
             question = slot_question(
-                slot, request.schema, request.resolved.get(slot), request.candidates, described
+                slot, request.schema, resolution, request.candidates, described
             )
+            if self._declined and resolution is not None and slot in _guessed_one(request):
+                question = unseen_question(said_text(resolution.said))  # "no": not that one
             if slot in self._proposed:  # "Where should I put it: in the fridge?"
                 question = f"{question.split(':')[0].rstrip('?')}: {self._proposed[slot]}?"
             if question not in questions:
@@ -328,11 +334,29 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             confirm=list(request.safety) if as_written and not request.missing else [],
             steps=list(request.intent.steps),
             focus=request.intent.focus,
-            unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
-            options=self._options(labelled),
-            proposed={slot: _place_said(place) for slot, place in self._proposed.items()},
+            unseen=self._unseen(request.missing[0]) if request.missing else "",
+            options=(options := self._options(labelled)),
+            proposed={
+                **{slot: _place_said(place) for slot, place in self._proposed.items()},
+                **{
+                    slot: options[slot][0]
+                    for slot in _guessed_one(request)
+                    if slot in options and not self._declined
+                },
+            },
             ways=switching_asked(request.frame) if MISSING_TASK in request.missing else {},
         )
+
+    def _unseen(self, slot: str) -> str:
+        """The thing a scene slot names as said, when it matches nothing the robot has seen.
+
+        Or only a guess the user said no to ("Do you mean the stock pot?" - "no").
+        """
+        found = self._request.resolved.get(slot)
+        if found is None or found.kind != "scene":
+            return ""
+        declined = self._declined and slot in _guessed_one(self._request)
+        return said_text(found.said) if found.unresolved or declined else ""
 
     def _open(self) -> list[str]:
         """The missing slots the answer must give: an ambiguous one keeps what was said."""
@@ -351,11 +375,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         return {slot: names for slot, names in offered.items() if names}
 
 
-def _unseen(resolution: SlotResolution | None) -> str:
-    """The thing a scene slot names as said, when it matches nothing the robot has seen."""
-    if resolution is None or resolution.kind != "scene" or not resolution.unresolved:
-        return ""
-    return said_text(resolution.said)
+def _guessed_one(request: _Request) -> list[str]:
+    """The missing slots whose one candidate is only a guess: "Do you mean ...?" proposes it."""
+    return [
+        slot
+        for slot in request.missing
+        if (found := request.resolved.get(slot)) is not None
+        and found.guessed
+        and len(found.ids) == 1
+    ]
 
 
 def _homing(request: _Request) -> dict[str, str]:

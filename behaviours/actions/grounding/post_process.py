@@ -380,6 +380,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         ids: list[str] = []
         reasons: list[str] = []
         first: list[Candidate] | None = None
+        guessed = False
         for item, future, any_one, alone in zip(
             lookup.items, lookup.futures, lookup.any_one, lookup.alone, strict=True
         ):
@@ -397,8 +398,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.moves and (guess := label_guess(candidates, item)):
-                reasons.append(guess)  # a label's words answer "where is it?", but move nothing
-                candidates = []
+                reasons.append(guess)  # a label's words answer "where is it?"; a move asks
+                guessed = True
             if lookup.for_use:
                 candidates = told_apart_for_use(candidates, self._said, item)
                 candidates = fit_for_use(candidates, item)
@@ -429,7 +430,12 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 ids.append(candidate.id)
                 reasons.append(f"'{item}' -> {candidate.id}: " + "; ".join(candidate.reasons))
         resolution = SlotResolution(
-            slot=lookup.slot, said=lookup.said, kind="scene", ids=ids, reasons=reasons
+            slot=lookup.slot,
+            said=lookup.said,
+            kind="scene",
+            ids=ids,
+            reasons=reasons,
+            guessed=guessed and bool(ids),
         )
         return resolution, first or []
 
