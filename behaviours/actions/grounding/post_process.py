@@ -399,7 +399,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.moves and (guess := label_guess(candidates, item)):
                 reasons.append(guess)  # a label's words answer "where is it?"; a move asks
-                guessed = True
+                named = _named_nodes(item, lookup.lexicon)  # unless a name is said (below)
+                candidates, guessed = ([], guessed) if named else (candidates, True)
             if lookup.for_use:
                 candidates = told_apart_for_use(candidates, self._said, item)
                 candidates = fit_for_use(candidates, item)
