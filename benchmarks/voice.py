@@ -48,6 +48,7 @@ noise) with its comparisons.
 
     python benchmarks/voice.py [--quick] [--first] [--limit N] [--split dev|test|all]
                                [--sweep] [--asr whisper|moonshine|pocketsphinx]
+                               [--misses]  (with --split dev: each clip decided otherwise)
 """
 
 from __future__ import annotations
@@ -276,8 +277,12 @@ def measure(
     texts: list[str],
     decisions: Decisions,
     sweep: bool = False,
+    misses: bool = False,
 ) -> list[Outcome]:
-    """Recognise and decide condition after condition, printing each row as it is done."""
+    """Recognise and decide condition after condition, printing each row as it is done.
+
+    ``misses``: also print each clip acted on with another decision than the typed one.
+    """
     by_condition: dict[tuple[str, str], list[Clip]] = defaultdict(list)
     for clip in clips:
         by_condition[clip.condition, split_of(clip.request)].append(clip)
@@ -301,6 +306,9 @@ def measure(
             refused += hearing.request is None
             typed = decisions.of(texts[clip.request])
             agree += decisions.of(hearing.request) == typed
+            if misses and hearing.request is not None and decisions.of(hearing.request) != typed:
+                print(f"    miss {clip.request}: {texts[clip.request]!r} heard {hearing.request!r}")
+                print(f"      typed {typed}\n      heard {decisions.of(hearing.request)}")
             confirmed[with_confirmation(hearing.request, typed, decisions)] += 1
             decided = heard is not None and (sweep or hearing.request is not None)
             right = decisions.of(heard.text or None) == typed if decided and heard else None
@@ -400,7 +408,14 @@ def main() -> None:
     parser.add_argument(
         "--first", action="store_true", help="only the first clean condition, no noise"
     )
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="print each clip decided otherwise than typed (development half only)",
+    )
     args = parser.parse_args()
+    if args.misses and args.split != "dev":
+        parser.error("--misses reads clips one by one: use it with --split dev only")
     items = yaml.safe_load(REQUESTS.read_text(encoding="utf-8"))["items"]
     texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
     chosen = [n for n in range(len(texts)) if args.split in ("all", split_of(n))]
@@ -414,7 +429,9 @@ def main() -> None:
     clips = list(spoken({n: texts[n] for n in chosen}, conditions + others))
     with tempfile.TemporaryDirectory() as folder:
         decisions = Decisions(domains, Path(folder))
-        outcomes = measure(ROBOT_WORDS[args.asr], recognizer, clips, texts, decisions, args.sweep)
+        outcomes = measure(
+            ROBOT_WORDS[args.asr], recognizer, clips, texts, decisions, args.sweep, args.misses
+        )
         if args.sweep:
             print_sweep(outcomes)
         measure_answers(recognizer, conditions, QUICK_ANSWERS if args.quick else None)

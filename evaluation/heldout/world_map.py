@@ -22,9 +22,9 @@ other **without adding knowledge to the robot**:
   belief takes them from the type, or does not know them.
 - **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
   ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot``, ``alive: true`` -> the
-  ``animal`` flag (a living thing is seen to be one), ``contents`` -> ``empty`` or a liquid
-  (objects), ``owner`` -> an owner who is a person of the world, ``held_by`` -> held by that
-  person, ``colour`` -> an object's colour (as seen). Every other key, and any value that
+  ``animal`` flag (a living thing is seen to be one; not a plant), ``contents`` -> ``empty`` or
+  a liquid (objects), ``owner`` -> an owner who is a person of the world, ``held_by`` -> held
+  by that person, ``colour`` -> an object's colour (as seen). Every other key, and any value that
   does not fit, is recorded in ``lost`` (printed labels, furniture contents...). Common state
   words are read first under those keys (:func:`canonical_state`: ``on``/``off`` ->
   ``switched``, ``closed`` -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/
@@ -309,8 +309,9 @@ class _Builder:
             flags.add("sharp")
         elif sharp is False:
             spec["not_flags"] = ["sharp"]
-        if state.get("alive") is True:  # a living thing is seen to be one
-            flags.add("animal")
+        if state.get("alive") is True:  # a living thing is seen to be one; a plant is none
+            if "Plant" not in household_taxonomy().categories_of(kind):
+                flags.add("animal")
             state.pop("alive")
         owner = state.pop("owner", None)
         if owner in self.people:
