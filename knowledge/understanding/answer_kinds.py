@@ -165,21 +165,35 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
     it says no to something or rules one out ("not the big one", "avoid the bleach": which is
-    left open). An answer that leaves the choice to the robot (the grammar's ``indifferent``
-    words: "either", "I don't mind"), picks no option and says nothing more
-    (:func:`~knowledge.language.grammar.indifference.how_to_choose`) takes the first option
-    of the only slot asked. An ordinal after "the" picks the option at that place in the
-    question's list ("the second one", "the last one": :func:`_placed_option`).
+    left open), but for a bare no before "the <words> one" (:data:`_CONTRAST`: "No, the
+    phone one", which picks by that). An answer that leaves the choice to the robot (the
+    grammar's ``indifferent`` words: "either", "I don't mind"), picks no option and says
+    nothing more (:func:`~knowledge.language.grammar.indifference.how_to_choose`) takes the
+    first option of the only slot asked. An ordinal after "the" picks the option at that place
+    in the question's list ("the second one", "the last one": :func:`_placed_option`).
     """
     words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
     if says_no(" ".join(rest)):
-        return None  # "not the bleach", "avoid the bleach": asked again, never guessed
+        contrast = _CONTRAST.match(answer)  # "No, the phone one": a no, then which it is
+        if contrast is None or says_no(contrast["one"]):
+            return None  # "not the bleach", "avoid the bleach": asked again, never guessed
+        answer = contrast["one"]
     picked = _named_option(answer, pending) or _placed_option(answer, pending)
     if picked is None and covered and len(pending.options) == 1 and how_to_choose(rest):
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
     return picked
+
+
+_CONTRAST: Final = re.compile(
+    r"^\s*(?:no|nope|nah)\s*[,.;:!\u2013\u2014-]+\s*"
+    r"(?P<one>(?:the|that|this|my|your|his|her|their)\s+(?:[\w'-]+\s+){0,2}ones?)\s*(?:$|[-,.;:!?])",
+    re.IGNORECASE,
+)
+"""A bare no, then the option meant as "the <words> one" with nothing after it but marks: "No,
+the phone one - white, by the bed". Only a noun phrase so shaped is read ("no, the ibuprofen
+stays" and "no, the telly's for him" pick nothing)."""
 
 
 def correction(first: str, answer: str) -> str | None:

@@ -164,6 +164,10 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("the telly magazine", None),  # names a kind no option is: no pick
         ("not the tv one", None),  # a no to one option picks none (not the one it names)
         ("no, the telly's for him", None),
+        ("No, the TV one - the black one, by the sofa.", "tv remote"),  # a no, then which
+        ("nope , the air con one", "air con remote"),
+        ("no, the tv one isn't it", None),  # more than which: no pick
+        ("no, not the tv one", None),
     ],
 )
 def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(

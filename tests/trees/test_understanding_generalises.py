@@ -391,6 +391,13 @@ def test_a_no_to_a_guess_asks_where_the_thing_is_and_moves_nothing(talk: Dialogu
     assert "stock_pot" not in talk.simulator.world.held("robot1").values()
 
 
+def test_a_no_then_the_one_meant_picks_it(talk: Dialogue) -> None:
+    """Checked to fail before: "No, the white one - on the shelf." was a new request."""
+    assert "Which cup do you mean" in talk.say("bring me a cup").reply
+    heard = talk.say("No, the white one - on the shelf.")
+    assert heard.control == "Proceed" and "white cup" in heard.reply, heard.reply
+
+
 def test_several_guesses_are_offered_to_pick_from(talk: Dialogue) -> None:
     asked = talk.say("could you get me the large cup")
     assert asked.control == "Clarify", asked.reply
