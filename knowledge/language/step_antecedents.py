@@ -30,7 +30,7 @@ from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
-from cogtree.knowledge.wording import ONES, PLACE_WORDS, POINTING, POSSESSIVES
+from cogtree.knowledge.wording import ONES, PLACE_WORDS, POINTING, POSSESSIVES, singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
@@ -116,10 +116,16 @@ def _only_picks_up(step: Step) -> bool:
 def with_topic(frame: RequestFrame) -> RequestFrame:
     """``frame`` with its first step, when it names no thing, given the thing named before it.
 
-    Only a first step with no object of its own ("compost please"): a step with "it" may
-    point at a remark ("the mug isn't mine, bin it") and a later step at the step before.
+    Only a first step with no object of its own ("compost please") or only a pronoun that
+    points ("the book on the pile - could you bring that over?": the book, where it is, is
+    what is brought; never "on the pile" as where it goes). A remark before "it" is no topic
+    ("the mug isn't mine, bin it"), and a later step may point at the step before.
     """
-    if not frame.steps or frame.steps[0].objects or not frame.steps[0].action:
+    if not frame.steps or not frame.steps[0].action:
+        return frame
+    objects = frame.steps[0].objects
+    pointing = len(objects) == 1 and objects[0].pronoun and objects[0].head in POINTING
+    if objects and not pointing:
         return frame
     step, lowered = frame.steps[0], frame.text.lower()
     at = lowered.find(step.text.lower())
@@ -133,6 +139,8 @@ def with_topic(frame: RequestFrame) -> RequestFrame:
     topic = _topic(last.strip())
     if topic is None:
         return frame
+    if objects and (objects[0].head in PLURAL_PRONOUNS) != (singular(topic.head) != topic.head):
+        return frame  # "the kettle, bin them": "them" is not the one thing said
     return replace(frame, steps=(replace(step, objects=(topic,)), *frame.steps[1:]))
 
 

@@ -15,6 +15,10 @@ from cogtree.knowledge.language.step_antecedents import with_topic
         ("oh, and while you're there - those old batteries on the shelf, recycle please",
          "those old batteries on the shelf"),
         ("my reading lamp - switch off please", "my reading lamp"),
+        ("the book on the pile by my bed - could you bring that over?",
+         "the book on the pile by my bed"),  # "that" points at it: where it is, not where to
+        ("the kettle, bin it", "the kettle"),
+        ("those old batteries - recycle them", "those old batteries"),
     ],
 )  # fmt: skip
 def test_a_request_that_names_nothing_takes_the_thing_said_before_it(said: str, thing: str) -> None:
@@ -35,7 +39,8 @@ def test_a_request_that_names_nothing_takes_the_thing_said_before_it(said: str, 
         "the mug on the table isn't mine, bin please",
         "the mug, the plate, bin please",  # two things: which is not one
         "the mug on the table, pick up the plate and bin it",  # the first step names its own
-        "the kettle, bin it",  # "it": a step with an object of its own keeps it
+        "the kettle, bin the mug",  # a step with an object of its own keeps it
+        "the kettle, bin them",  # "them": not the one thing said before
     ],
 )
 def test_a_remark_a_list_or_a_request_naming_a_thing_keeps_the_parse(said: str) -> None:

@@ -391,6 +391,13 @@ def test_a_no_to_a_guess_asks_where_the_thing_is_and_moves_nothing(talk: Dialogu
     assert "stock_pot" not in talk.simulator.world.held("robot1").values()
 
 
+def test_a_thing_said_first_and_pointed_at_is_brought_from_where_it_is(talk: Dialogue) -> None:
+    """Checked to fail before: "on the shelf" was read as where to bring it ("Nothing needed
+    doing: the white cup is already on the shelf")."""
+    heard = talk.say("the white cup on the shelf - could you bring that over?")
+    assert heard.control == "Proceed" and "brought you the white cup" in heard.reply, heard.reply
+
+
 def test_a_no_then_the_one_meant_picks_it(talk: Dialogue) -> None:
     """Checked to fail before: "No, the white one - on the shelf." was a new request."""
     assert "Which cup do you mean" in talk.say("bring me a cup").reply
