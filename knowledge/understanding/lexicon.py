@@ -179,13 +179,12 @@ class Lexicon:
     utterance's plural already finds a singular form, ``_variants``). A singular that some id
     has as a form of its own stays with that id, and is no label. ``singulars=False`` for a
     lexicon of particular things (the scene's): "Okafor's pills" is one thing's name, and
-    "Okafor's pill" is not another way to say it.
+    "Okafor's pill" is not another way to say it; a kind's (``type:Eggs``) still is.
 
     A lexicon that follows a changing world (the scene's) is edited in place with
     :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
     claimant of the lowest rank, whatever the order of the edits. Edits and the reads that
     list ids or forms take a lock; :meth:`find` reads the trie as it is.
-
     """
 
     def __init__(
@@ -230,7 +229,8 @@ class Lexicon:
                     ranked.append((key, at))
                 if key:
                     self._claim(entry_id, key, _one((0, at)))
-            for key, at in ranked if self.singulars else ():
+            kind = entry_id.startswith(TYPE_PREFIX)  # "an egg" is one of the kind "eggs"
+            for key, at in ranked if self.singulars or kind else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, _one((1, at)))
             if record:

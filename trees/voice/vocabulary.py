@@ -14,7 +14,8 @@ words in order), and a verb is put before "the" and "me the".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from difflib import SequenceMatcher
 from typing import Final
 
 from rdflib import RDFS, Graph, URIRef
@@ -139,3 +140,55 @@ def request_phrases() -> list[str]:
 def corpus(sentences: Iterable[str]) -> list[list[str]]:
     """``sentences`` as word lists, the empty ones left out."""
     return [words for words in map(words_of, sentences) if words]
+
+
+MENDING_LIKENESS: Final = 0.85
+"""How alike (difflib's ratio) a non-word must be to a word of the robot's to be mended into
+it: "carbonare" for "carbonara" (0.89), never "reander" for "coriander" (0.75)."""
+
+SAID_WORD: Final = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
+
+
+def mended(text: str, known: Collection[str], english: Collection[str]) -> str:
+    """``text`` with the non-words a recogniser wrote mended into the robot's ``known`` words.
+
+    A recogniser that does not know a name splits it or spells it its own way ("spaghetti car
+    bonara"). Two words side by side of which one is no English word (not in ``english``, a
+    pronouncing dictionary) become the known word they join into, or one at least
+    :data:`MENDING_LIKENESS` alike that starts with the same letter; a lone non-word likewise.
+    English words are never changed ("car park" stays), and nothing is mended into a word the
+    robot does not know.
+    """
+    spans = [(m.start(), m.end(), m.group().lower()) for m in SAID_WORD.finditer(text)]
+    if not known or not english or not any(word not in english for _, _, word in spans):
+        return text  # without a dictionary nothing can be told to be no word
+    pieces, at, index = [], 0, 0
+    while index < len(spans):
+        start, end, word = spans[index]
+        pair = spans[index + 1] if index + 1 < len(spans) else None
+        joinable = pair is not None and text[end : pair[0]].strip() == ""  # not "car, bonara"
+        if pair is not None and joinable and (word not in english or pair[2] not in english):
+            joined = _known_like(word + pair[2], known)
+            if joined:
+                pieces += [text[at:start], joined]
+                at, index = pair[1], index + 2
+                continue
+        alone = _known_like(word, known) if word not in english and word not in known else None
+        if alone:
+            pieces += [text[at:start], alone]
+            at = end
+        index += 1
+    return "".join([*pieces, text[at:]])
+
+
+def _known_like(word: str, known: Collection[str]) -> str | None:
+    """The word of ``known`` that ``word`` is, or is most like (see :func:`mended`), or None."""
+    if word in known:
+        return word
+    alike = [
+        (SequenceMatcher(None, word, candidate).ratio(), candidate)
+        for candidate in known
+        if candidate[:1] == word[:1] and abs(len(candidate) - len(word)) <= 2
+    ]
+    ratio, best = max(alike, default=(0.0, ""))
+    return best if ratio >= MENDING_LIKENESS else None

@@ -19,11 +19,14 @@ Whisper reads a prompt as the text said just before the clip; given the robot's 
 Given the words the robot knows too (:func:`~trees.voice.vocabulary.known_words`), the beam's
 best :data:`HYPOTHESES` are re-ranked (:func:`rerank`): the acoustic score, plus a bonus of
 at most :data:`KNOWN_WEIGHT` for the share of a hypothesis's words the robot knows. The
-confidence stays the chosen hypothesis's own acoustic one.
+confidence stays the chosen hypothesis's own acoustic one. A non-word in the chosen one is
+mended into a word the robot knows when it is one split in two or spelled alike ("spaghetti
+car bonara": :func:`~trees.voice.vocabulary.mended`).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -36,8 +39,11 @@ import numpy as np
 
 from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio
 from cogtree.trees.voice.errors import VoiceUnavailable
+from cogtree.trees.voice.pocketsphinx_engine import dictionary_words
 from cogtree.trees.voice.recognizer import Transcript, transcript_text
-from cogtree.trees.voice.vocabulary import words_of
+from cogtree.trees.voice.vocabulary import mended, words_of
+
+log = logging.getLogger(__name__)
 
 INSTALL = (
     "install the voice extra: pip install 'cogtree[voice]' "
@@ -148,18 +154,31 @@ def rerank(
     return max(hypotheses, key=lambda h: h.score + weight * known_share(h.text, known))
 
 
-def heard_of(hypotheses: Sequence[Hypothesis], known: Collection[str]) -> tuple[str, float | None]:
+def heard_of(
+    hypotheses: Sequence[Hypothesis], known: Collection[str], english: Collection[str] = ()
+) -> tuple[str, float | None]:
     """The text and confidence of the hypothesis chosen among the beam's ``hypotheses``.
 
-    :func:`rerank` by ``known`` when there are words, else Whisper's best. The confidence
-    is the chosen hypothesis's own acoustic one, never raised by the robot's words: a clip
-    the audio leaves unsure is still asked again. ("", None) when nothing was said.
+    :func:`rerank` by ``known`` when there are words, else Whisper's best; its non-words
+    mended into ``known`` ones (:func:`~trees.voice.vocabulary.mended`, by the ``english``
+    dictionary). The confidence is the chosen hypothesis's own acoustic one, never raised by
+    the robot's words: a clip the audio leaves unsure is still asked again. ("", None) when
+    nothing was said.
     """
     if not hypotheses:
         return "", None
     chosen = rerank(hypotheses, known) if known else hypotheses[0]
-    text = transcript_text(chosen.text)
+    text = mended(transcript_text(chosen.text), known, english)
     return (text, chosen.confidence) if text else ("", None)
+
+
+def _english() -> frozenset[str]:
+    """The words of PocketSphinx's pronouncing dictionary; none (nothing mended) without it."""
+    try:
+        return dictionary_words()
+    except VoiceUnavailable:
+        log.info("no pronouncing dictionary (pocketsphinx): transcripts are not mended")
+        return frozenset()
 
 
 def model_folder() -> Path:
@@ -200,6 +219,7 @@ class WhisperRecognizer:
         self._model = _whisper_model(model_folder())
         self.prompt = prompt
         self.known = frozenset(known or ())
+        self.english = _english() if self.known else frozenset()
         self.hypotheses = hypotheses if self.known else 1
         self._lock = threading.Lock()
         self._decoder = _Decoder(self._model, prompt)
@@ -221,7 +241,7 @@ class WhisperRecognizer:
         samples = clip.samples.astype(np.float32) / FULL_SCALE
         with self._lock:
             heard = self._decoder.hypotheses(samples, self.hypotheses)
-        return heard_of(heard, self.known)
+        return heard_of(heard, self.known, self.english)
 
 
 class _Decoder:
