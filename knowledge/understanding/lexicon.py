@@ -185,6 +185,7 @@ class Lexicon:
     :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
     claimant of the lowest rank, whatever the order of the edits. Edits and the reads that
     list ids or forms take a lock; :meth:`find` reads the trie as it is.
+
     """
 
     def __init__(
@@ -229,8 +230,7 @@ class Lexicon:
                     ranked.append((key, at))
                 if key:
                     self._claim(entry_id, key, _one((0, at)))
-            kind = entry_id.startswith(TYPE_PREFIX)  # "an egg" is one of the kind "eggs"
-            for key, at in ranked if self.singulars or kind else ():
+            for key, at in ranked if self.singulars or entry_id.startswith(TYPE_PREFIX) else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, _one((1, at)))
             if record:

@@ -20,7 +20,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any, Final, Literal
 
@@ -36,17 +36,15 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.slot_values import is_number, normalised
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.knowledge.safety.thing_properties import Descriptions, Reading, what_it_is
+from cogtree.knowledge.safety.placed_candidates import Placed, placed_referents
 from cogtree.knowledge.scene.fit_for_use import (
     any_one_will_do,
     any_will_do,
     fit_for_use,
     named_in_rules,
-    named_part,
 )
 from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.scene.referents.preferences import label_guess
-from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
@@ -70,45 +68,6 @@ log = logging.getLogger(__name__)
 EACH_LIMIT: Final = 6
 """The most things a request that means every one of them is done for, one step each; with
 more, the user is asked which."""
-
-Placed = tuple[list[Candidate], dict[str, str], dict[str, Reading]]
-"""A referent's candidates and, when asked for, where each is believed to be and what it is
-for safety (:func:`~knowledge.safety.thing_properties.what_it_is` over its type, label, id,
-material and flags) with whose it is (its owners, last), for
-:func:`~knowledge.scene.fit_for_use.any_will_do` and
-:func:`~knowledge.scene.fit_for_use.any_one_will_do`."""
-
-
-def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, placed: bool) -> Placed:
-    """The candidates ``item`` may refer to and, when ``placed`` and several, their places.
-
-    Runs on a worker. A place is ``"<relation> <support>"`` ("on counter") for a candidate in
-    the room the speaker is in (they see it, a swap is at hand), "" for any other.
-    """
-    candidates = scene.resolve_referent(item, speaker, limit=ASKED_LIMIT)
-    places: dict[str, str] = {}
-    readings: dict[str, Reading] = {}
-    if not placed or len(candidates) < 2 or speaker is None:
-        return candidates, places, readings
-    here = scene.locate_object(speaker)
-    room = here.room or here.support if here is not None else None
-    for candidate in candidates:
-        where = scene.locate_object(candidate.id)
-        near = where is not None and room is not None and where.room == room
-        places[candidate.id] = f"{where.relation} {where.support}" if where and near else ""
-        node = scene.index.node(candidate.id)
-        values = dict(node.values) if node is not None else {}
-        flags = frozenset(node.flags) if node is not None else frozenset()
-        whole = Descriptions(
-            candidate.id, candidate.type, candidate.label, values.get("material"), flags=flags
-        )
-        owners = frozenset(node.owners) if node is not None else frozenset()
-        # what it is: the label before where ("lamp by the sofa"); what it holds: all of it
-        types, kinds, *rest = what_it_is(replace(whole, label=named_part(candidate.label)))
-        _, held_kinds, _, _, held_itself = what_it_is(whole)  # "jar ... with weedkiller"
-        readings[candidate.id] = (types, kinds, *rest, held_kinds, held_itself, owners)
-    return candidates, places, readings
-
 
 ONE_TASK: Final = -1
 """The step key of a request of one task (its slots are the frame's own)."""
@@ -401,15 +360,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 reasons.append(guess)  # a label's words answer "where is it?"; a move asks
                 named = _named_nodes(item, lookup.lexicon)  # unless a name is said (below)
                 candidates, guessed = ([], guessed) if named else (candidates, True)
-            if lookup.for_use:
-                candidates = told_apart_for_use(candidates, self._said, item)
-                candidates = fit_for_use(candidates, item)
-            ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
-            if any_one:  # "a piece of fruit": the apple or the satsuma
-                candidates = any_one_will_do(candidates, places, readings, ruled)
-            every = names_every(item, [candidate.label for candidate in candidates])
-            if lookup.for_use and not every:  # side by side before the speaker: "that fruit"
-                candidates = any_will_do(candidates, places, readings, ruled if alone else None)
+            placed = (candidates, places, readings)
+            candidates = _narrowed(placed, item, self._said, lookup.for_use, any_one, alone)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
@@ -447,6 +399,26 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         named = [mention.id for said in self._said for mention in people.find(said)]
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str) or ""
         return people_meant(item, named, people.ids, speaker)
+
+
+def _narrowed(
+    placed: Placed, item: str, said: list[str], for_use: bool, any_one: bool, alone: bool
+) -> list[Candidate]:
+    """The candidates of ``item`` left to choose from (each rule of :mod:`.fit_for_use`).
+
+    ``for_use``: brought for the speaker (told apart and fit for use, and any one of those side
+    by side before them, "that fruit", when the words name none alone); ``any_one``: asked for
+    as any one of a kind ("a piece of fruit": the apple or the satsuma).
+    """
+    candidates, places, readings = placed
+    if for_use:
+        candidates = fit_for_use(told_apart_for_use(candidates, said, item), item)
+    ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
+    if any_one:
+        candidates = any_one_will_do(candidates, places, readings, ruled)
+    if for_use and not names_every(item, [candidate.label for candidate in candidates]):
+        candidates = any_will_do(candidates, places, readings, ruled if alone else None)
+    return candidates
 
 
 @lru_cache(maxsize=1)
