@@ -179,7 +179,7 @@ class Lexicon:
     utterance's plural already finds a singular form, ``_variants``). A singular that some id
     has as a form of its own stays with that id, and is no label. ``singulars=False`` for a
     lexicon of particular things (the scene's): "Okafor's pills" is one thing's name, and
-    "Okafor's pill" is not another way to say it; a kind's (``type:Eggs``) still is.
+    "Okafor's pill" is not another way to say it.
 
     A lexicon that follows a changing world (the scene's) is edited in place with
     :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
@@ -230,7 +230,7 @@ class Lexicon:
                     ranked.append((key, at))
                 if key:
                     self._claim(entry_id, key, _one((0, at)))
-            for key, at in ranked if self.singulars or entry_id.startswith(TYPE_PREFIX) else ():
+            for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, _one((1, at)))
             if record:

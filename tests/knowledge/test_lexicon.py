@@ -117,16 +117,6 @@ def test_a_plural_form_is_found_by_its_singular_unless_another_id_has_that_word(
     assert lexicon.forms("Peanuts") == ["peanuts"]  # the derived singular is no label
 
 
-def test_in_a_lexicon_of_particular_things_only_a_kind_s_plural_is_found_by_its_singular() -> None:
-    """Checked to fail before: "egg" found nothing in a home whose eggs are a type "eggs"."""
-    scene = Lexicon("objects", {}, singulars=False)
-    scene.put("okafor_pills", [("okafor's pills", (0,))], (0,))
-    scene.put("type:Eggs", [("eggs", (1,))], (1,))
-    assert ids("an egg", scene) == ["type:Eggs"]
-    assert ids("okafor's pill", scene) == []  # one thing's name: "pill" is not another way
-    assert scene.forms("type:Eggs") == ["eggs"]
-
-
 def test_ids_that_are_not_words_are_not_forms() -> None:
     lexicon = Lexicon("things", {"type:Bottle": ["bottle"], "table_1": []})
     assert ids("type bottle table 1", lexicon) == ["type:Bottle"]
