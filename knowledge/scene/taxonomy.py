@@ -66,7 +66,9 @@ DRINK: Final = "Drink"
 FOOD: Final = "Food"
 """The category of what people eat."""
 
-VESSELS: Final = frozenset(["Tableware", "ContainerItem"])
+TABLEWARE: Final = "Tableware"
+CONTAINER_ITEM: Final = "ContainerItem"
+VESSELS: Final = frozenset([TABLEWARE, CONTAINER_ITEM])
 """The categories of things made to hold what people take: served at the table (drinkware,
 jugs, teapots) or kept and carried (bottles, cartons, flasks)."""
 
@@ -136,6 +138,22 @@ def serves_drinks(vocabulary: TypeTables, node: Holder) -> bool:
     kinds = vocabulary.kinds
     held_in = {kind for name in node.types for kind in kinds.get(name, {name})}
     return bool(held_in & VESSELS) and APPLIANCE not in held_in and not NOT_SERVING & {*node.flags}
+
+
+def keeps_food(vocabulary: TypeTables, node: Holder) -> bool:
+    """Whether ``node`` is a container food is kept in (a tub, a jar, a tin), not tableware.
+
+    A bowl or a plate of food serves it to eat from; what a tub or a tin is called by says
+    what it keeps ("tub of chilli"). Not an appliance, a heat source, a chemical's or a
+    cleaning tool, as :func:`serves_drinks`.
+    """
+    kinds = {kind for name in node.types for kind in vocabulary.kinds.get(name, {name})}
+    return CONTAINER_ITEM in kinds and TABLEWARE not in kinds and serves_drinks(vocabulary, node)
+
+
+def is_food(vocabulary: TypeTables, kind: str) -> bool:
+    """Whether ``kind`` is a food or a kind of one."""
+    return FOOD in vocabulary.kinds.get(kind, ())
 
 
 def is_drink(vocabulary: TypeTables, kind: str) -> bool:
