@@ -295,7 +295,7 @@ def _object_identity(spec: WorldSpec, obj: str) -> Iterator[Fact]:
 
 
 def _placement_facts(obj: str, placement: Placement) -> Iterator[Fact]:
-    """Where ``obj`` is: one placement fact, then the hand when a robot holds it."""
+    """Where ``obj`` is: one placement fact, then the hand when it is held in one."""
     if placement.relation != "held_by":
         yield obj, {"on": "on", "in": "in", "room": "inRoom"}[placement.relation], placement.support
         return

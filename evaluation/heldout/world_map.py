@@ -310,7 +310,7 @@ class _Builder:
         elif sharp is False:
             spec["not_flags"] = ["sharp"]
         if state.get("alive") is True:  # a living thing is seen to be one; a plant is none
-            if "Plant" not in household_taxonomy().categories_of(kind):
+            if not household_taxonomy().is_a(kind, "Plant"):
                 flags.add("animal")
             state.pop("alive")
         owner = state.pop("owner", None)

@@ -30,6 +30,7 @@ from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import ONES, PLACE_WORDS, POINTING, POSSESSIVES, singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -125,7 +126,7 @@ def with_topic(frame: RequestFrame) -> RequestFrame:
         return frame
     objects = frame.steps[0].objects
     pointing = len(objects) == 1 and objects[0].pronoun and objects[0].head in POINTING
-    if objects and not pointing:
+    if objects and not (pointing and _only_pointer(frame.steps[0])):
         return frame
     step, lowered = frame.steps[0], frame.text.lower()
     at = lowered.find(step.text.lower())
@@ -141,7 +142,24 @@ def with_topic(frame: RequestFrame) -> RequestFrame:
         return frame
     if objects and (objects[0].head in PLURAL_PRONOUNS) != (singular(topic.head) != topic.head):
         return frame  # "the kettle, bin them": "them" is not the one thing said
+    named = household_taxonomy().type_named(" ".join((*topic.modifiers, topic.head)))
+    if objects and objects[0].person and (named is None or household_taxonomy().alive(named)):
+        return frame  # "the kids, take them to school": "them" may be people
     return replace(frame, steps=(replace(step, objects=(topic,)), *frame.steps[1:]))
+
+
+PLACE_POINTED: Final = re.compile(r"\b(?:in|on|into|onto|inside|under)\s+(?:there|here)\b", re.I)
+"""A place said by pointing ("put that in there"): the thing said before may be that place."""
+
+
+def _only_pointer(step: Step) -> bool:
+    """Whether the step's one pronoun is its object, with no place pointed at.
+
+    "the shelf - put this on it", "the fridge, put that in there": the thing said first may be
+    where this goes.
+    """
+    pronouns = [phrase for phrase in step.phrases() if phrase.pronoun]
+    return len(pronouns) == 1 and not PLACE_POINTED.search(step.text)
 
 
 def _found(lowered: str, part: str) -> int:

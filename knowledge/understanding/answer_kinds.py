@@ -165,35 +165,44 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
     it says no to something or rules one out ("not the big one", "avoid the bleach": which is
-    left open), but for a bare no before "the <words> one" (:data:`_CONTRAST`: "No, the
-    phone one", which picks by that). An answer that leaves the choice to the robot (the
-    grammar's ``indifferent`` words: "either", "I don't mind"), picks no option and says
-    nothing more (:func:`~knowledge.language.grammar.indifference.how_to_choose`) takes the
-    first option of the only slot asked. An ordinal after "the" picks the option at that place
+    left open), but for a bare no before "the <words> one" that nothing after takes back
+    (:data:`_CONTRAST`: "No, the phone one", which picks by that). An answer that leaves the
+    choice to the robot (the grammar's ``indifferent`` words: "either", "I don't mind"), picks
+    no option and says nothing more (:func:`~knowledge.language.grammar.indifference.
+    how_to_choose`) takes the first option of the only slot asked, unless the options are
+    only guesses. An ordinal after "the" picks the option at that place
     in the question's list ("the second one", "the last one": :func:`_placed_option`).
     """
     words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
     if says_no(" ".join(rest)):
         contrast = _CONTRAST.match(answer)  # "No, the phone one": a no, then which it is
-        if contrast is None or says_no(contrast["one"]):
+        if contrast is None or says_no(contrast["one"]) or _takes_back(contrast["tail"]):
             return None  # "not the bleach", "avoid the bleach": asked again, never guessed
         answer = contrast["one"]
     picked = _named_option(answer, pending) or _placed_option(answer, pending)
     if picked is None and covered and len(pending.options) == 1 and how_to_choose(rest):
         slot, labels = next(iter(pending.options.items()))
-        return (slot, labels[0]) if labels else None
+        return (slot, labels[0]) if labels and slot not in pending.guessed else None
     return picked
 
 
 _CONTRAST: Final = re.compile(
     r"^\s*(?:no|nope|nah)\s*[,.;:!\u2013\u2014-]+\s*"
-    r"(?P<one>(?:the|that|this|my|your|his|her|their)\s+(?:[\w'-]+\s+){0,2}ones?)\s*(?:$|[-,.;:!?])",
-    re.IGNORECASE,
+    r"(?P<one>(?:the|that|this|my|your|his|her|their)\s+(?:[\w'-]+\s+){0,2}ones?)\s*"
+    r"(?P<tail>$|[-,.;:!?\u2013\u2014].*)",
+    re.IGNORECASE | re.DOTALL,
 )
-"""A bare no, then the option meant as "the <words> one" with nothing after it but marks: "No,
-the phone one - white, by the bed". Only a noun phrase so shaped is read ("no, the ibuprofen
-stays" and "no, the telly's for him" pick nothing)."""
+"""A bare no, then the option meant as "the <words> one", ended by a mark: "No, the phone one
+- white, by the bed". Only a noun phrase so shaped is read ("no, the ibuprofen stays" and "no,
+the telly's for him" pick nothing), and never when what follows takes it back
+(:func:`_takes_back`)."""
+
+
+def _takes_back(tail: str) -> bool:
+    """Whether what follows the one named says no or corrects it ("- no wait, the green one")."""
+    _, repaired = phrases_in(tail, request_words().repairs)
+    return says_no(tail) or bool(repaired)
 
 
 def correction(first: str, answer: str) -> str | None:
@@ -248,9 +257,14 @@ def proposal_declined(answer: str, pending: PendingTask) -> bool:
     return _says_to_proposal(answer, pending) is False
 
 
+_POINTING_BACK: Final = re.compile(r"[\s,.;:!-]*\b(?:not\s+)?(?:that|this|the other)\s+one\b")
+"""Words after a yes or a no that point at the one proposed, or away from it ("yes, that
+one", "no, not that one", "no, the other one"): they say no more than the yes or the no."""
+
+
 def _says_to_proposal(answer: str, pending: PendingTask) -> bool | None:
     """Yes (True) or no (False) to ``pending``'s proposal, when that is all ``answer`` says."""
-    said = without_tags(answer)  # "yeah, cheers" says yes
+    said = _POINTING_BACK.sub("", without_tags(answer).lower())  # "yeah, cheers" says yes
     if not pending.proposed or not is_bare_answer(said):
         return None
     return not says_no(said)

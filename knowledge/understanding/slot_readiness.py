@@ -156,7 +156,8 @@ def check_slots(
         many = slot_spec.many if slot_spec is not None else _takes_list(info.annotation)
         kind = _strictest(slot_spec, resolution)
         value, issue = _resolve(kind, many, said_value, surface, resolution)
-        if slot_spec is not None and slot_spec.every and resolution is not None and resolution.ids:
+        every = slot_spec is not None and slot_spec.every
+        if every and resolution is not None and resolution.ids and not resolution.guessed:
             value, issue = list(resolution.ids), None  # a question about each thing it fits
         if issue is not None:
             issues[name] = issue

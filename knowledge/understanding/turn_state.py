@@ -297,6 +297,11 @@ class PendingTask(BaseModel):
         description='slot -> the value the question proposes for it ("Where should I put it: '
         'in the fridge?" proposes the fridge): a yes answers the slot with it',
     )
+    guessed: list[str] = Field(
+        default_factory=list,
+        description="the slots whose options are only guesses: an answer that leaves the choice "
+        'to the robot ("either") picks none of them',
+    )
     ways: dict[str, str] = Field(
         default_factory=dict,
         description="the particles the question asks between, each with the request it makes "

@@ -133,11 +133,11 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     assert cup.colour == "sage green"  # seen
     assert world.furniture["oven_1"].hot is True  # 200C
     assert "animal" in cup.flags  # alive: a living thing is seen to be one
-    plant = {**things[2], "label": "venus flytrap", "kind": "pot plant", "state": {"alive": True}}
-    planted = case_scenario(
-        _case(world={**case.world.model_dump(), "things": [*things[:2], plant]})
-    )
-    assert "animal" not in planted.scenario.world.objects["cup_b"].flags  # alive, and a plant
+    for kind in ("pot plant", "plant"):  # alive, and a plant: no animal
+        plant = {**things[2], "label": "venus flytrap", "kind": kind, "state": {"alive": True}}
+        planted_world = {**case.world.model_dump(), "things": [*things[:2], plant]}
+        planted = case_scenario(_case(world=planted_world)).scenario.world.objects["cup_b"]
+        assert "animal" not in planted.flags, kind
     assert world.people["user"].age_group == "toddler"  # the world's people have an age
     assert world.people["dad"].relation == "father"  # and who they are to the user
     assert not any(lost.startswith("people.") for lost in mapping.lost)

@@ -168,6 +168,10 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("nope , the air con one", "air con remote"),
         ("no, the tv one isn't it", None),  # more than which: no pick
         ("no, not the tv one", None),
+        ("no, the tv one - no wait, the air con one", None),  # taken back: asked again
+        ("No, the TV one - I mean the air con one", None),
+        ("no, the tv one - never mind", None),
+        ("No, the TV one - don't bring it", None),
     ],
 )
 def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
@@ -238,6 +242,8 @@ def test_an_answer_that_leaves_the_choice_takes_an_offered_option(answer: str) -
     pending = _offered("the tv remote", "the air con remote")
     assert picked_option(answer, pending) == ("object", "the tv remote")
     assert picked_option("not either of them", pending) is None  # a no picks nothing
+    guesses = pending.model_copy(update={"guessed": ["object"]})  # found by a label's words
+    assert picked_option(answer, guesses) is None  # a guess is never the robot's to choose
 
 
 @pytest.mark.parametrize(

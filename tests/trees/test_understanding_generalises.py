@@ -375,17 +375,19 @@ def test_a_second_fill_in_a_row_takes_the_free_hand_and_is_seen_filled(talk: Dia
     assert (liquid := world.liquid_in("white_cup")) is not None and liquid.liquid == "water"
 
 
-def test_a_guess_by_size_is_asked_about_and_a_yes_takes_it(talk: Dialogue) -> None:
+@pytest.mark.parametrize("yes", ["yes", "yes, that one"])
+def test_a_guess_by_size_is_asked_about_and_a_yes_takes_it(talk: Dialogue, yes: str) -> None:
     """Checked to fail before: a thing found only by a guess was "not seen anywhere"."""
     asked = talk.say("bring me the big pot")
     assert asked.control == "Clarify" and "Do you mean the stock pot" in asked.reply, asked.reply
-    heard = talk.say("yes")
+    heard = talk.say(yes)
     assert heard.control == "Proceed" and "brought you the stock pot" in heard.reply, heard.reply
 
 
-def test_a_no_to_a_guess_asks_where_the_thing_is_and_moves_nothing(talk: Dialogue) -> None:
+@pytest.mark.parametrize("no", ["no", "no, not that one", "nope, the other one"])
+def test_a_no_to_a_guess_asks_where_the_thing_is_and_moves_nothing(talk: Dialogue, no: str) -> None:
     assert "Do you mean the stock pot" in talk.say("fetch me the huge pot").reply
-    heard = talk.say("no")
+    heard = talk.say(no)
     assert heard.control == "Clarify", heard.reply
     assert "have not seen the huge pot" in heard.reply, heard.reply
     assert "stock_pot" not in talk.simulator.world.held("robot1").values()
@@ -403,6 +405,14 @@ def test_a_no_then_the_one_meant_picks_it(talk: Dialogue) -> None:
     assert "Which cup do you mean" in talk.say("bring me a cup").reply
     heard = talk.say("No, the white one - on the shelf.")
     assert heard.control == "Proceed" and "white cup" in heard.reply, heard.reply
+
+
+def test_either_is_no_choice_among_guesses(talk: Dialogue) -> None:
+    """Found by review: "either" took the first of the guessed cups (a wine bottle among them)."""
+    assert "Which large cup" in talk.say("could you get me the large cup").reply
+    heard = talk.say("either")
+    assert heard.control == "Clarify", heard.reply
+    assert not talk.simulator.world.held("robot1"), heard.reply
 
 
 def test_several_guesses_are_offered_to_pick_from(talk: Dialogue) -> None:

@@ -131,6 +131,9 @@ DISHES = frozenset({"spaghetti", "carbonara", "coriander", "what", "goes", "into
         ("the car, bonara", "the car, bonara"),  # a mark between: not one word split
         ("the car bonnet", "the car bonnet"),  # both English: never joined
         ("for reander", "for reander"),  # not alike enough to any word of the robot's
+        ("careful, the spaghetti's still hot", "careful, the spaghetti's still hot"),
+        ("bring Mr Carbonaro's pills", "bring Mr Carbonaro's pills"),  # a name as said
+        ("Carbonare, please", "Carbonara, please"),  # a capital stays
     ],
 )
 def test_a_non_word_is_mended_into_the_robot_word_it_was_split_from_or_spelled_like(

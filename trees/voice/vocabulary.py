@@ -156,29 +156,39 @@ def mended(text: str, known: Collection[str], english: Collection[str]) -> str:
     bonara"). Two words side by side of which one is no English word (not in ``english``, a
     pronouncing dictionary) become the known word they join into, or one at least
     :data:`MENDING_LIKENESS` alike that starts with the same letter; a lone non-word likewise.
-    English words are never changed ("car park" stays), and nothing is mended into a word the
-    robot does not know.
+    English words are never changed ("car park" stays), nor a word with an apostrophe ("the
+    kettle's still hot", "Okafor's"), and nothing is mended into a word the robot does not
+    know. A capital stays.
     """
-    spans = [(m.start(), m.end(), m.group().lower()) for m in SAID_WORD.finditer(text)]
+    spans = [  # a word with an apostrophe ("kettle's", "Okafor's") is said as it is
+        (m.start(), m.end(), m.group().lower())
+        for m in SAID_WORD.finditer(text)
+        if "'" not in m.group() and "\u2019" not in m.group()
+    ]
     if not known or not english or not any(word not in english for _, _, word in spans):
         return text  # without a dictionary nothing can be told to be no word
     pieces, at, index = [], 0, 0
     while index < len(spans):
         start, end, word = spans[index]
         pair = spans[index + 1] if index + 1 < len(spans) else None
-        joinable = pair is not None and text[end : pair[0]].strip() == ""  # not "car, bonara"
+        joinable = pair is not None and text[end : pair[0]] == " "  # not "car, bonara"
         if pair is not None and joinable and (word not in english or pair[2] not in english):
             joined = _known_like(word + pair[2], known)
             if joined:
-                pieces += [text[at:start], joined]
+                pieces += [text[at:start], _cased(joined, text[start])]
                 at, index = pair[1], index + 2
                 continue
         alone = _known_like(word, known) if word not in english and word not in known else None
         if alone:
-            pieces += [text[at:start], alone]
+            pieces += [text[at:start], _cased(alone, text[start])]
             at = end
         index += 1
     return "".join([*pieces, text[at:]])
+
+
+def _cased(word: str, first: str) -> str:
+    """``word`` with a capital when the word it mends began with one ("Carbonara")."""
+    return word[:1].upper() + word[1:] if first.isupper() else word
 
 
 def _known_like(word: str, known: Collection[str]) -> str | None:

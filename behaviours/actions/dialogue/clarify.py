@@ -155,7 +155,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         self.rationale_key = self.key_of(keys.RATIONALE)
         self._request = _Request()
         self._proposed: dict[str, str] = {}
-        self._declined = False
+        self._declined: frozenset[str] = frozenset()
+        """The slots whose one guessed thing the user just said no to ("Do you mean ...?")."""
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle, and ``scene_graph`` (with ``workers``) when given."""
@@ -181,7 +182,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         ]
         earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         declined = earlier is not None and proposal_declined(self._request.utterance, earlier)
-        self._declined = declined
+        self._declined = frozenset(_guessed_one(self._request) if declined else ())
         homing = {} if declined else _homing(self._request)  # a no asks the question open
         if (to_place or homing) and self.scene_graph is not None:
             return self.submit(_look_up, self.scene_graph, to_place, homing)
@@ -271,7 +272,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             question = slot_question(
                 slot, request.schema, resolution, request.candidates, described
             )
-            if self._declined and resolution is not None and slot in _guessed_one(request):
+            if resolution is not None and slot in self._declined:
                 question = unseen_question(said_text(resolution.said))  # "no": not that one
             if slot in self._proposed:  # "Where should I put it: in the fridge?"
                 question = f"{question.split(':')[0].rstrip('?')}: {self._proposed[slot]}?"
@@ -336,12 +337,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             focus=request.intent.focus,
             unseen=self._unseen(request.missing[0]) if request.missing else "",
             options=(options := self._options(labelled)),
+            guessed=[
+                slot for slot in options if (found := request.resolved.get(slot)) and found.guessed
+            ],
             proposed={
                 **{slot: _place_said(place) for slot, place in self._proposed.items()},
                 **{
                     slot: options[slot][0]
                     for slot in _guessed_one(request)
-                    if slot in options and not self._declined
+                    if slot in options and slot not in self._declined
                 },
             },
             ways=switching_asked(request.frame) if MISSING_TASK in request.missing else {},
@@ -355,8 +359,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         found = self._request.resolved.get(slot)
         if found is None or found.kind != "scene":
             return ""
-        declined = self._declined and slot in _guessed_one(self._request)
-        return said_text(found.said) if found.unresolved or declined else ""
+        return said_text(found.said) if found.unresolved or slot in self._declined else ""
 
     def _open(self) -> list[str]:
         """The missing slots the answer must give: an ambiguous one keeps what was said."""
