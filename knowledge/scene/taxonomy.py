@@ -393,11 +393,14 @@ class Taxonomy:
         """Every type each part of ``mixture`` names, with its categories: what a liquid is.
 
         "wine and water" -> ``Wine``, ``AlcoholicDrink``, ``Drink``, ``Water``: a mixture is
-        every part of it (one part that is alcohol makes it hold alcohol).
+        every part of it (one part that is alcohol makes it hold alcohol). A part's words after
+        what it names say how it is ("a kitten asleep": a kitten).
         """
         found: set[str] = set()
         for part in _MIXTURE_PARTS.split(mixture.lower()):
-            named = self.type_named(part.strip()) if part.strip() else None
+            words = part.split()
+            names = (self.type_named(" ".join(words[:end])) for end in range(len(words), 0, -1))
+            named = next(filter(None, names), None)
             if named is not None:
                 found.update((named, *self.categories_of(named)))
         return frozenset(found)
