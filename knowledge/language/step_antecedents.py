@@ -148,8 +148,13 @@ def with_topic(frame: RequestFrame) -> RequestFrame:
     return replace(frame, steps=(replace(step, objects=(topic,)), *frame.steps[1:]))
 
 
-PLACE_POINTED: Final = re.compile(r"\b(?:in|on|into|onto|inside|under)\s+(?:there|here)\b", re.I)
-"""A place said by pointing ("put that in there"): the thing said before may be that place."""
+PLACE_POINTED: Final = re.compile(
+    r"\bthere\b|\b(?:in|on|into|onto|inside|under)\s+here\b"
+    r"|\b(?:in|on|into|onto|down|inside|under)\W*(?:please|pls|thanks)?\W*$",
+    re.IGNORECASE,
+)
+"""A place said by pointing or left unsaid ("put that over there", "chuck that in", "put it
+down please"): the thing said before may be that place ("bring it here" is the speaker)."""
 
 
 def _only_pointer(step: Step) -> bool:

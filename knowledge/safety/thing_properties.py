@@ -221,9 +221,10 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     """
     taxonomy = household_taxonomy()
     kinds: set[str] = set()
-    for phrase in said:  # a thing holding an animal is not alive (the rules read what it holds)
-        raising = RAISING_FLAGS - {"animal"} if contents_said((phrase,)) else RAISING_FLAGS
-        kinds.update(taxonomy.properties(taxonomy.type_named(phrase) or "").flags & raising)
+    for name in filter(None, map(taxonomy.type_named, said)):
+        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
+    for name in (name for held in contents_said(said) for name in taxonomy.types_in(held)):
+        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)  # "a kitten asleep" in it
     for held in (held for name in said for held in _contents_named(name)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     kinds.update(_touched_kinds(said))

@@ -46,6 +46,7 @@ from rdflib import OWL, RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
 from cogtree.knowledge.wording import NAME_JOINS, join_at, singular_forms
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
@@ -66,9 +67,7 @@ DRINK: Final = "Drink"
 FOOD: Final = "Food"
 """The category of what people eat."""
 
-TABLEWARE: Final = "Tableware"
-CONTAINER_ITEM: Final = "ContainerItem"
-VESSELS: Final = frozenset([TABLEWARE, CONTAINER_ITEM])
+VESSELS: Final = frozenset(["Tableware", "ContainerItem"])
 """The categories of things made to hold what people take: served at the table (drinkware,
 jugs, teapots) or kept and carried (bottles, cartons, flasks)."""
 
@@ -138,22 +137,6 @@ def serves_drinks(vocabulary: TypeTables, node: Holder) -> bool:
     kinds = vocabulary.kinds
     held_in = {kind for name in node.types for kind in kinds.get(name, {name})}
     return bool(held_in & VESSELS) and APPLIANCE not in held_in and not NOT_SERVING & {*node.flags}
-
-
-def keeps_food(vocabulary: TypeTables, node: Holder) -> bool:
-    """Whether ``node`` is a container food is kept in (a tub, a jar, a tin), not tableware.
-
-    A bowl or a plate of food serves it to eat from; what a tub or a tin is called by says
-    what it keeps ("tub of chilli"). Not an appliance, a heat source, a chemical's or a
-    cleaning tool, as :func:`serves_drinks`.
-    """
-    kinds = {kind for name in node.types for kind in vocabulary.kinds.get(name, {name})}
-    return CONTAINER_ITEM in kinds and TABLEWARE not in kinds and serves_drinks(vocabulary, node)
-
-
-def is_food(vocabulary: TypeTables, kind: str) -> bool:
-    """Whether ``kind`` is a food or a kind of one."""
-    return FOOD in vocabulary.kinds.get(kind, ())
 
 
 def is_drink(vocabulary: TypeTables, kind: str) -> bool:
@@ -393,14 +376,17 @@ class Taxonomy:
         """Every type each part of ``mixture`` names, with its categories: what a liquid is.
 
         "wine and water" -> ``Wine``, ``AlcoholicDrink``, ``Drink``, ``Water``: a mixture is
-        every part of it (one part that is alcohol makes it hold alcohol). A part's words after
-        what it names say how it is ("a kitten asleep": a kitten).
+        every part of it (one part that is alcohol makes it hold alcohol). Words after what a
+        part names that are no noun say how it is ("a kitten asleep": a kitten); a noun is
+        never dropped ("dog hair" names no dog).
         """
+        lemmas = shipped_lemmas()
         found: set[str] = set()
         for part in _MIXTURE_PARTS.split(mixture.lower()):
             words = part.split()
-            names = (self.type_named(" ".join(words[:end])) for end in range(len(words), 0, -1))
-            named = next(filter(None, names), None)
+            while len(words) > 1 and lemmas is not None and not lemmas.lemma_of(words[-1], "noun"):
+                words = words[:-1]  # "asleep", "inside"
+            named = self.type_named(" ".join(words)) if words else None
             if named is not None:
                 found.update((named, *self.categories_of(named)))
         return frozenset(found)

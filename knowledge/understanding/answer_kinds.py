@@ -199,10 +199,15 @@ the telly's for him" pick nothing), and never when what follows takes it back
 (:func:`_takes_back`)."""
 
 
+_HEDGES: Final = re.compile(r"\?|\b(?:or|wait|hang on|hold on|scratch that|maybe|unless|ones?)\b")
+"""What makes the one named less than sure: a question, another choice ("or"), a pause, a
+hedge, or another one named ("- the white one")."""
+
+
 def _takes_back(tail: str) -> bool:
-    """Whether what follows the one named says no or corrects it ("- no wait, the green one")."""
+    """Whether what follows the one named says no, corrects it, hedges or names another."""
     _, repaired = phrases_in(tail, request_words().repairs)
-    return says_no(tail) or bool(repaired)
+    return says_no(tail) or bool(repaired) or bool(_HEDGES.search(tail.lower()))
 
 
 def correction(first: str, answer: str) -> str | None:
@@ -257,14 +262,22 @@ def proposal_declined(answer: str, pending: PendingTask) -> bool:
     return _says_to_proposal(answer, pending) is False
 
 
-_POINTING_BACK: Final = re.compile(r"[\s,.;:!-]*\b(?:not\s+)?(?:that|this|the other)\s+one\b")
-"""Words after a yes or a no that point at the one proposed, or away from it ("yes, that
-one", "no, not that one", "no, the other one"): they say no more than the yes or the no."""
+_POINTING_AT: Final = re.compile(r"[\s,.;:!-]*\b(?:that|this)\s+one\b")
+"""Words after a yes that point at the one proposed ("yes, that one"): no more than the yes."""
+_POINTING_AWAY: Final = re.compile(r"[\s,.;:!-]*\b(?:not\s+(?:that|this)|the\s+other)\s+one\b")
+"""Words after a no that point away from it ("no, not that one", "no, the other one")."""
 
 
 def _says_to_proposal(answer: str, pending: PendingTask) -> bool | None:
-    """Yes (True) or no (False) to ``pending``'s proposal, when that is all ``answer`` says."""
-    said = _POINTING_BACK.sub("", without_tags(answer).lower())  # "yeah, cheers" says yes
+    """Yes (True) or no (False) to ``pending``'s proposal, when that is all ``answer`` says.
+
+    A yes with "not" or "other" in it ("yes, the other one") is neither.
+    """
+    said = without_tags(answer).lower()  # "yeah, cheers" says yes
+    away = _POINTING_AWAY.sub("", said)
+    if away != said:  # only a bare no may point away from the one proposed
+        return False if pending.proposed and is_bare_answer(away) and says_no(away) else None
+    said = _POINTING_AT.sub("", said)
     if not pending.proposed or not is_bare_answer(said):
         return None
     return not says_no(said)

@@ -164,7 +164,7 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("the telly magazine", None),  # names a kind no option is: no pick
         ("not the tv one", None),  # a no to one option picks none (not the one it names)
         ("no, the telly's for him", None),
-        ("No, the TV one - the black one, by the sofa.", "tv remote"),  # a no, then which
+        ("No, the TV one - black, by the sofa.", "tv remote"),  # a no, then which
         ("nope , the air con one", "air con remote"),
         ("no, the tv one isn't it", None),  # more than which: no pick
         ("no, not the tv one", None),
@@ -172,6 +172,10 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("No, the TV one - I mean the air con one", None),
         ("no, the tv one - never mind", None),
         ("No, the TV one - don't bring it", None),
+        ("no, the tv one, or maybe the air con one", None),  # hedged: asked again
+        ("no, the tv one - wait", None),
+        ("no, the tv one? the air con one", None),
+        ("No, the TV one - the black one.", None),  # another one named: asked again
     ],
 )
 def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
@@ -229,6 +233,20 @@ def test_a_yes_takes_the_value_the_question_proposed(answer: str, taken: dict[st
     assert proposal_declined(answer, pending) == (answer in ("no", "nope, thanks"))
     if taken:  # the value taken was said, by the yes
         assert said_before(pending, "household", answer) == ["put the milk back", "the fridge"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "taken"),
+    [("yes, that one", True), ("no, not that one", False), ("nope, the other one", False),
+     ("yes, the other one", None), ("yeah, not that one", None), ("yes that one is broken", None)],
+)  # fmt: skip
+def test_pointing_at_or_away_from_a_proposal_says_no_more_than_yes_or_no(
+    answer: str, taken: bool | None
+) -> None:
+    """Found by review: "yes, the other one" took the guess the robot proposed."""
+    pending = _offered("stock pot").model_copy(update={"proposed": {"object": "stock pot"}})
+    assert bool(proposal_taken(answer, pending)) is (taken is True)
+    assert proposal_declined(answer, pending) is (taken is False)
 
 
 def test_a_yes_with_closing_words_is_a_yes() -> None:

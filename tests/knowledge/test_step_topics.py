@@ -42,6 +42,10 @@ def test_a_request_that_names_nothing_takes_the_thing_said_before_it(said: str, 
         "the kettle, bin the mug",  # a step with an object of its own keeps it
         "the shelf in the living room - put this on it",  # the topic may be where it goes
         "the fridge, put that in there",
+        "the sink, put that over there",
+        "the bin, chuck that in",
+        "the fridge, put that in please",
+        "the sofa - put this there",
         "the kids, take them to school",  # "them" may be people
         "the kettle, bin them",  # "them": not the one thing said before
     ],

@@ -125,18 +125,18 @@ DISHES = frozenset({"spaghetti", "carbonara", "coriander", "what", "goes", "into
     ("heard", "mended_text"),
     [
         ("What goes into a spaghetti car bonara?", "What goes into a spaghetti carbonara?"),
-        ("What goes into a spaghetti car bonare?", "What goes into a spaghetti carbonara?"),
-        ("a spaghetti carbonare, please", "a spaghetti carbonara, please"),
+        ("Car bonara, please", "Carbonara, please"),  # a capital stays
+        ("What goes into a spaghetti car bonare?", "What goes into a spaghetti car bonare?"),
         ("the car park", "the car park"),  # English words stay
         ("the car, bonara", "the car, bonara"),  # a mark between: not one word split
         ("the car bonnet", "the car bonnet"),  # both English: never joined
-        ("for reander", "for reander"),  # not alike enough to any word of the robot's
+        ("for reander", "for reander"),  # joins into no word of the robot's
         ("careful, the spaghetti's still hot", "careful, the spaghetti's still hot"),
-        ("bring Mr Carbonaro's pills", "bring Mr Carbonaro's pills"),  # a name as said
-        ("Carbonare, please", "Carbonara, please"),  # a capital stays
+        ("pass me my carbonara", "pass me my carbonara"),  # a short word is never lost
+        ("bring my carbonare", "bring my carbonare"),  # spelled its own way: not guessed
     ],
 )
-def test_a_non_word_is_mended_into_the_robot_word_it_was_split_from_or_spelled_like(
+def test_a_word_split_in_two_is_joined_into_the_robot_word_and_nothing_else_changes(
     heard: str, mended_text: str
 ) -> None:
     """Found on the development half: Whisper wrote "car bonara" for "carbonara"."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator
-from difflib import SequenceMatcher
+from itertools import pairwise
 from typing import Final
 
 from rdflib import RDFS, Graph, URIRef
@@ -142,63 +142,31 @@ def corpus(sentences: Iterable[str]) -> list[list[str]]:
     return [words for words in map(words_of, sentences) if words]
 
 
-MENDING_LIKENESS: Final = 0.85
-"""How alike (difflib's ratio) a non-word must be to a word of the robot's to be mended into
-it: "carbonare" for "carbonara" (0.89), never "reander" for "coriander" (0.75)."""
-
 SAID_WORD: Final = re.compile(r"[A-Za-z]+(?:['\u2019][A-Za-z]+)?")
 
 
 def mended(text: str, known: Collection[str], english: Collection[str]) -> str:
-    """``text`` with the non-words a recogniser wrote mended into the robot's ``known`` words.
+    """``text`` with a word a recogniser split in two joined again into the robot's word.
 
-    A recogniser that does not know a name splits it or spells it its own way ("spaghetti car
-    bonara"). Two words side by side of which one is no English word (not in ``english``, a
-    pronouncing dictionary) become the known word they join into, or one at least
-    :data:`MENDING_LIKENESS` alike that starts with the same letter; a lone non-word likewise.
-    English words are never changed ("car park" stays), nor a word with an apostrophe ("the
-    kettle's still hot", "Okafor's"), and nothing is mended into a word the robot does not
-    know. A capital stays.
+    A recogniser that does not know a name may split it ("spaghetti car bonara"). Two words
+    side by side, one space apart, of which one is no English word (not in ``english``, a
+    pronouncing dictionary), become the word of ``known`` they join into exactly. Nothing else
+    is changed: English words, words with an apostrophe ("kettle's"), names it merely spells
+    its own way (a drug's name is never guessed into another's), and the capital of the first.
     """
-    spans = [  # a word with an apostrophe ("kettle's", "Okafor's") is said as it is
-        (m.start(), m.end(), m.group().lower())
+    if not known or not english:
+        return text  # without a dictionary nothing can be told to be no word
+    spans = [  # a word with an apostrophe is said as it is
+        (m.start(), m.end(), m.group())
         for m in SAID_WORD.finditer(text)
         if "'" not in m.group() and "\u2019" not in m.group()
     ]
-    if not known or not english or not any(word not in english for _, _, word in spans):
-        return text  # without a dictionary nothing can be told to be no word
-    pieces, at, index = [], 0, 0
-    while index < len(spans):
-        start, end, word = spans[index]
-        pair = spans[index + 1] if index + 1 < len(spans) else None
-        joinable = pair is not None and text[end : pair[0]] == " "  # not "car, bonara"
-        if pair is not None and joinable and (word not in english or pair[2] not in english):
-            joined = _known_like(word + pair[2], known)
-            if joined:
-                pieces += [text[at:start], _cased(joined, text[start])]
-                at, index = pair[1], index + 2
-                continue
-        alone = _known_like(word, known) if word not in english and word not in known else None
-        if alone:
-            pieces += [text[at:start], _cased(alone, text[start])]
-            at = end
-        index += 1
+    pieces, at = [], 0
+    for (start, end, word), (after, stop, other) in pairwise(spans):
+        joined = (word + other).lower()
+        if start < at or text[end:after] != " " or joined not in known:
+            continue
+        if word.lower() not in english or other.lower() not in english:  # "car bonara"
+            pieces += [text[at:start], joined.capitalize() if word[0].isupper() else joined]
+            at = stop
     return "".join([*pieces, text[at:]])
-
-
-def _cased(word: str, first: str) -> str:
-    """``word`` with a capital when the word it mends began with one ("Carbonara")."""
-    return word[:1].upper() + word[1:] if first.isupper() else word
-
-
-def _known_like(word: str, known: Collection[str]) -> str | None:
-    """The word of ``known`` that ``word`` is, or is most like (see :func:`mended`), or None."""
-    if word in known:
-        return word
-    alike = [
-        (SequenceMatcher(None, word, candidate).ratio(), candidate)
-        for candidate in known
-        if candidate[:1] == word[:1] and abs(len(candidate) - len(word)) <= 2
-    ]
-    ratio, best = max(alike, default=(0.0, ""))
-    return best if ratio >= MENDING_LIKENESS else None

@@ -19,9 +19,9 @@ Whisper reads a prompt as the text said just before the clip; given the robot's 
 Given the words the robot knows too (:func:`~trees.voice.vocabulary.known_words`), the beam's
 best :data:`HYPOTHESES` are re-ranked (:func:`rerank`): the acoustic score, plus a bonus of
 at most :data:`KNOWN_WEIGHT` for the share of a hypothesis's words the robot knows. The
-confidence stays the chosen hypothesis's own acoustic one. A non-word in the chosen one is
-mended into a word the robot knows when it is one split in two or spelled alike ("spaghetti
-car bonara": :func:`~trees.voice.vocabulary.mended`).
+confidence stays the chosen hypothesis's own acoustic one. A word of the robot's that the
+chosen one split in two is joined again ("spaghetti car bonara":
+:func:`~trees.voice.vocabulary.mended`).
 """
 
 from __future__ import annotations
@@ -159,8 +159,8 @@ def heard_of(
 ) -> tuple[str, float | None]:
     """The text and confidence of the hypothesis chosen among the beam's ``hypotheses``.
 
-    :func:`rerank` by ``known`` when there are words, else Whisper's best; its non-words
-    mended into ``known`` ones (:func:`~trees.voice.vocabulary.mended`, by the ``english``
+    :func:`rerank` by ``known`` when there are words, else Whisper's best; a ``known`` word
+    it split in two joined again (:func:`~trees.voice.vocabulary.mended`, by the ``english``
     dictionary). The confidence is the chosen hypothesis's own acoustic one, never raised by
     the robot's words: a clip the audio leaves unsure is still asked again. ("", None) when
     nothing was said.

@@ -51,8 +51,6 @@ from cogtree.knowledge.scene.taxonomy import (
     content_values,
     household_taxonomy,
     is_drink,
-    is_food,
-    keeps_food,
     referred_to_by_content,
     serves_drinks,
 )
@@ -415,27 +413,25 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
     return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])]
 
 
-def _told_holding(index: SceneIndex, held: str, typed: AbstractSet[str]) -> set[str]:
-    """The vessels labelled "<vessel> of <held>": a drink or a kind of it, or the food itself.
+def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
+    """The vessels labelled "<vessel> of <drink>" for ``drink`` or a kind of it ("can of cola").
 
-    What a vessel is called by says what it holds ("can of cola", "tub of chilli") when all
-    that follows "of" names it (no "bottle of white spirit", "glass of water with dentures").
-    Only vessels that serve drinks (:func:`serves_drinks`) or keep food (:func:`keeps_food`:
-    no "bowl of fruit", nor "tin of peaches" for "fruit"), not things of ``held``'s types.
+    What a vessel is called by says what it holds, when the whole of what follows "of" is a
+    drink's name: "bottle of white spirit", "jar of bicarbonate of soda" or "glass of water
+    with dentures" hold no drink. Only vessels that serve drinks (:func:`serves_drinks`), and
+    not the things of ``drink``'s own types (they match as such).
     """
     vocabulary = index.vocabulary
-    drink = is_drink(vocabulary, held)
-    if not drink and not is_food(vocabulary, held):
+    if not is_drink(vocabulary, drink):
         return set()
-    narrower = vocabulary.narrower
-    kinds, holds = (narrower.get(held, {held}), serves_drinks) if drink else ({held}, keeps_food)
+    kinds = vocabulary.narrower.get(drink, {drink})
     words = sorted(_words_naming(vocabulary, kinds))
     return {
         node_id
         for node_id in _Nodes(index.members("by_head", words))
         if node_id not in typed
         and (node := index.node(node_id)) is not None
-        and holds(vocabulary, node)
+        and serves_drinks(vocabulary, node)
         and any(
             vocabulary.types_named.get(_held_by_name(label), set()) & kinds for label in node.labels
         )
