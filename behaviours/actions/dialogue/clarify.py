@@ -118,8 +118,10 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
     that only tells, :func:`~knowledge.understanding.pending_question.only_tells`, leaves no
     task that acts waiting), ``/session/pending``
     (:class:`~knowledge.understanding.turn_state.PendingTask`: the slots said, the missing ones,
-    what was said, the question, the doubts it confirms, the things it offers, and for a home
-    place the belief lacks the one the taxonomy says such things have); a pending question of
+    what was said, the question, the doubts it confirms, the things it offers and which are
+    only guesses, the one guess it proposes ("Do you mean the stock pot ...?": a no asks where
+    the thing is), and for a home place the belief lacks the one the taxonomy says such things
+    have); a pending question of
     another request that this one replaces is dropped, and the reply says so first
     (:func:`~knowledge.understanding.pending_question.dropped_note`); ``/rationale/<node>`` when
     the question failed the faithfulness check (why). SUCCESS once the question is written
