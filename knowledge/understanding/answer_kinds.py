@@ -210,6 +210,17 @@ def _takes_back(tail: str) -> bool:
     return says_no(tail) or bool(repaired) or bool(_HEDGES.search(tail.lower()))
 
 
+def leaves_a_guess(answer: str, pending: PendingTask) -> bool:
+    """Whether ``answer`` leaves the robot a choice ("either") among options that are guesses.
+
+    None of them is the robot's to take: the question is asked again.
+    """
+    words, covered = indifferent_words(answer)
+    rest = [word for at, word in enumerate(words) if at not in covered]
+    slots = list(pending.options)
+    return bool(covered) and len(slots) == 1 and slots[0] in pending.guessed and how_to_choose(rest)
+
+
 def correction(first: str, answer: str) -> str | None:
     """What follows ``answer``'s ``first`` clause when the answer corrects itself, else None.
 

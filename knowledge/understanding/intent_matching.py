@@ -44,6 +44,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     correction,
     expected_kind,
     fits,
+    leaves_a_guess,
     noted_place,
     picked_option,
     proposal_declined,
@@ -326,6 +327,8 @@ def continuation(
     picked = picked_option(corrected or said, pending) if answers else None
     if corrected is not None and picked is None:
         return None  # "Tom. No wait, Stan": no one option picked, nor the first clause's
+    if picked is None and answers and leaves_a_guess(said, pending):  # "either": asked again
+        return Continuation(task.name, {}, [], "leaves a choice among guesses: asked again")
     if picked is not None and picked[0] in missing:
         chosen, label = picked
         many = (spec := task.slots.get(chosen)) is not None and spec.many

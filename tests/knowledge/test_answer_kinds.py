@@ -14,6 +14,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     asks_another_task,
     expected_kind,
     fits,
+    leaves_a_guess,
     particle_answered,
     picked_option,
     proposal_declined,
@@ -262,6 +263,7 @@ def test_an_answer_that_leaves_the_choice_takes_an_offered_option(answer: str) -
     assert picked_option("not either of them", pending) is None  # a no picks nothing
     guesses = pending.model_copy(update={"guessed": ["object"]})  # found by a label's words
     assert picked_option(answer, guesses) is None  # a guess is never the robot's to choose
+    assert leaves_a_guess(answer, guesses) and not leaves_a_guess(answer, pending)
 
 
 @pytest.mark.parametrize(

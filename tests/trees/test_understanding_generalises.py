@@ -411,8 +411,9 @@ def test_either_is_no_choice_among_guesses(talk: Dialogue) -> None:
     """Found by review: "either" took the first of the guessed cups (a wine bottle among them)."""
     assert "Which large cup" in talk.say("could you get me the large cup").reply
     heard = talk.say("either")
-    assert heard.control == "Clarify", heard.reply
+    assert heard.control == "Clarify" and "Which large cup" in heard.reply, heard.reply
     assert not talk.simulator.world.held("robot1"), heard.reply
+    assert "white cup" in talk.say("the white one").reply  # the question, asked again, stands
 
 
 def test_several_guesses_are_offered_to_pick_from(talk: Dialogue) -> None:
