@@ -167,7 +167,7 @@ def slot_question(
     noun = noun_for(slot, info.description if info is not None else None)
     if resolution.ambiguous:
         options = candidate_options(resolution, candidates, described)
-        if resolution.guessed and len(options) == 1:  # "the big pot": only a guess
+        if resolution.guess is not None:  # "the big pot": only a guess
             return f"Do you mean {options[0]}?"
         as_noun = _ARTICLE.match(said_text(resolution.said))  # "the light": a noun, kept
         which = f"Which {(said if as_noun else _kind_word(said, resolution)) or noun} do you mean"

@@ -142,10 +142,16 @@ def with_topic(frame: RequestFrame) -> RequestFrame:
         return frame
     if objects and (objects[0].head in PLURAL_PRONOUNS) != (singular(topic.head) != topic.head):
         return frame  # "the kettle, bin them": "them" is not the one thing said
-    named = household_taxonomy().type_named(" ".join((*topic.modifiers, topic.head)))
-    if objects and objects[0].person and (named is None or household_taxonomy().alive(named)):
+    if objects and objects[0].person and not _a_lifeless_thing(topic):
         return frame  # "the kids, take them to school": "them" may be people
     return replace(frame, steps=(replace(step, objects=(topic,)), *frame.steps[1:]))
+
+
+def _a_lifeless_thing(topic: ObjectPhrase) -> bool:
+    """Whether ``topic`` names a type of thing that is not alive ("those old batteries")."""
+    taxonomy = household_taxonomy()
+    named = taxonomy.type_named(" ".join((*topic.modifiers, topic.head)))
+    return named is not None and not taxonomy.alive(named)
 
 
 PLACE_POINTED: Final = re.compile(

@@ -181,9 +181,9 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
             return None  # "not the bleach", "avoid the bleach": asked again, never guessed
         answer = contrast["one"]
     picked = _named_option(answer, pending) or _placed_option(answer, pending)
-    if picked is None and covered and len(pending.options) == 1 and how_to_choose(rest):
-        slot, labels = next(iter(pending.options.items()))
-        return (slot, labels[0]) if labels and slot not in pending.guessed else None
+    left = _choice_left(answer, pending) if picked is None else None
+    if left is not None and left not in pending.guessed and pending.options[left]:
+        return left, pending.options[left][0]
     return picked
 
 
@@ -215,10 +215,20 @@ def leaves_a_guess(answer: str, pending: PendingTask) -> bool:
 
     None of them is the robot's to take: the question is asked again.
     """
+    return _choice_left(answer, pending) in pending.guessed
+
+
+def _choice_left(answer: str, pending: PendingTask) -> str | None:
+    """The only slot asked about when ``answer`` leaves its choice to the robot, else None.
+
+    "either", "I don't mind", and nothing more
+    (:func:`~knowledge.language.grammar.indifference.how_to_choose`).
+    """
     words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]
-    slots = list(pending.options)
-    return bool(covered) and len(slots) == 1 and slots[0] in pending.guessed and how_to_choose(rest)
+    if not covered or len(pending.options) != 1 or not how_to_choose(rest):
+        return None
+    return next(iter(pending.options))
 
 
 def correction(first: str, answer: str) -> str | None:

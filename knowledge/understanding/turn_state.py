@@ -81,6 +81,11 @@ class SlotResolution(BaseModel):
         return len(self.ids) > 1 or (self.guessed and bool(self.ids))
 
     @property
+    def guess(self) -> str | None:
+        """The one thing only guessed at, which a question proposes ("Do you mean ...?")."""
+        return self.ids[0] if self.guessed and len(self.ids) == 1 else None
+
+    @property
     def unresolved(self) -> bool:
         """Nothing matches (only meaningful for ``scene`` and ``kg`` slots)."""
         return self.kind in ("scene", "kg") and not self.ids

@@ -46,8 +46,8 @@ The step's graph (prefix ``haz:``):
   (a request's missing first step, whose things are set out for a person to use).
 
 A hazard that what the user said made more hazardous ends with what was said ("You said
-"I'm only six"."), and so does one about what the user said a thing holds ('You said the pot
-has "hamster" in it'). :mod:`skills.safety.plan_hazards` checks a whole plan.
+"I'm only six"."; 'You said the pot has "hamster" in it'). :mod:`skills.safety.plan_hazards`
+checks a whole plan.
 """
 
 from __future__ import annotations
@@ -195,8 +195,6 @@ class _Facts:
         self.described: set[str] = set()
         self.quotes: dict[str, tuple[str, ...]] = {}
         """Node id -> what the user said that made it more hazardous, as quoted."""
-        self.contents_quoted: dict[str, dict[str, str]] = {}
-        """Node id -> what the user said it holds -> that, as quoted (for a rule naming it)."""
 
     def add(self, subject: NamedNode, prop: str, value: Any) -> None:
         self.quads.append(Quad(subject, _p(prop), value, DefaultGraph()))
@@ -331,14 +329,7 @@ class _Facts:
             self.add(_node(landmark), "beside", node)
 
     def _quote(self, thing: Thing, described: Descriptions, found: SafetyProperties) -> None:
-        """Note what the user said of ``thing``: what raised a hazard, and what it holds."""
-        name = " ".join(_words(thing.id)) or thing.id
-        names = {word for seen in described.seen_names for word in seen.lower().split()}
-        self.contents_quoted[thing.id] = {
-            held: quoted(phrase, name, names)
-            for phrase in described.said
-            for held in contents_said((phrase,))
-        }
+        """Note what the user said of ``thing`` that made it more hazardous than the belief."""
         seen = safety_properties(replace(described, said=())).kinds
         stated = states_said(described.said) - ({"hot"} if thing.hot else set())
         if found.kinds == seen and not stated & (DAMAGE_STATES | {"hot"}):
@@ -350,6 +341,8 @@ class _Facts:
             or states_said((phrase,)) & DAMAGE_STATES
             or safety_properties(replace(described, said=(phrase,))).kinds - seen
         ]
+        name = " ".join(_words(thing.id)) or thing.id
+        names = {word for seen in described.seen_names for word in seen.lower().split()}
         self.quotes[thing.id] = tuple(quoted(phrase, name, names) for phrase in raising)
 
 
@@ -466,13 +459,6 @@ def _sentence(
     }
     named = [row[name].value.removeprefix(_THINGS_NS) for name in names if _is_node(row[name])]
     quotes = [quote for node in dict.fromkeys(named) for quote in facts.quotes.get(node, ())]
-    told = {row[name].value for name in names if isinstance(row[name], Literal)}
-    quotes += [
-        quote
-        for node in dict.fromkeys(named)
-        for held, quote in facts.contents_quoted.get(node, {}).items()
-        if held in told and quote not in quotes  # "(hamster)": 'the pot has "hamster" in it'
-    ]
     said = f" You said {' and '.join(quotes)}." if quotes else ""
     return capitalised(template.format(**values)) + said
 

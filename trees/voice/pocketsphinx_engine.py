@@ -15,6 +15,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,9 @@ def dictionary_path() -> Path:
     return Path(_pocketsphinx().get_model_path()) / "en-us" / "cmudict-en-us.dict"
 
 
+@cache
 def dictionary_words() -> frozenset[str]:
-    """Every word the shipped pronouncing dictionary can say (alternates folded)."""
+    """Every word the shipped pronouncing dictionary can say (alternates folded; read once)."""
     with dictionary_path().open(encoding="utf-8") as lines:
         return frozenset(line.split(" ", 1)[0].split("(", 1)[0] for line in lines if line.strip())
 

@@ -385,9 +385,7 @@ def _guessed_one(request: _Request) -> list[str]:
     return [
         slot
         for slot in request.missing
-        if (found := request.resolved.get(slot)) is not None
-        and found.guessed
-        and len(found.ids) == 1
+        if (found := request.resolved.get(slot)) is not None and found.guess is not None
     ]
 
 
