@@ -46,7 +46,7 @@ from cogtree.knowledge.language.grammar.statements import (
     tells_what_happened,
     where_it_is,
 )
-from cogtree.knowledge.language.grammar.wants import wants_at
+from cogtree.knowledge.language.grammar.wants import names_no_thing, wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
@@ -413,7 +413,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     if recipient is None and (kind_key[1] in (WANTED, lexicon.poured_as) or throw):
         state.recipient = indirect_object(clause)  # "chuck us the X": to us, not away
     _phrases(clause, state)
-    vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
+    vague = names_no_thing(state.objects, lexicon)  # "I need something", "I need it dry"
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
     placed = vague_places.a_place_for(state.kind[1], state.objects, state.landmark, state.for_thing)
@@ -575,8 +575,8 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             state.kind = acted  # "give the hob a wipe": wipe the hob; "a drench": no action
             clause.at += action.size
             continue
-        if word in lexicon.vague_places and vague_places.place_follows(clause):
-            clause.at += 1  # "somewhere near the bowl": near the bowl (not "somewhere for it")
+        if vague_places.names_no_place(clause, state.kind[1], state.objects):
+            clause.at += 1  # "somewhere near the bowl": near the bowl; "seen it anywhere?"
             continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said

@@ -337,6 +337,29 @@ class Taxonomy:
         """
         return self._read(name, self._wordnet_type)
 
+    def type_synonymous(self, word: str) -> str | None:
+        """The type a label names that WordNet puts in one synset with ``word`` ("specs").
+
+        Only ``word``'s own senses in :data:`HOUSEHOLD_LEXNAMES`, never a broader synset (a
+        synonym names the same thing, a hypernym a kind of it: a "trowel" is no tool to fetch
+        any tool for), a label WordNet reads one way in the synset's file, and one type in
+        all ("specs" -> ``Spectacles``; a word two types share names neither). None when
+        nothing is so named or WordNet is not installed.
+        """
+        nouns = shipped_nouns()
+        if nouns is None:
+            return None
+        found: set[str] = set()
+        for offset in nouns.senses(word):
+            synset = nouns.synset(offset)
+            if synset.lexname not in HOUSEHOLD_LEXNAMES:
+                continue
+            for lemma in synset.lemmas:
+                named = self._labels.get(lemma.replace("_", " ").lower())
+                if named is not None and not nouns.is_ambiguous(lemma, synset):
+                    found.add(named)
+        return next(iter(found)) if len(found) == 1 else None
+
     def _read(self, name: str, lookup: Callable[[str], str | None]) -> str | None:
         """The type ``lookup`` gives the longest ending of ``name`` it knows (see type_named)."""
         words = name.lower().split()[:NAME_WORDS]

@@ -300,7 +300,9 @@ def continuation(
     clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`). An
     option offered is picked by the first clause, or by what follows it when the answer
     corrects itself (:func:`~knowledge.understanding.answer_kinds.correction`), which must
-    then pick one: else the utterance is no answer.
+    then pick one: else the utterance is no answer. An utterance that parses as a request of
+    the same task and fills no slot still answers when it picks one option ("the weather's
+    turning, so the raincoat I suppose").
     A request of its own that no step of ``pending``'s task holds never does either
     (:func:`~knowledge.understanding.answer_kinds.asks_another_task`). Never raises for any text.
     """
@@ -330,14 +332,7 @@ def continuation(
     if picked is None and answers and leaves_a_guess(said, pending):  # "either": asked again
         return Continuation(task.name, {}, [], "leaves a choice among guesses: asked again")
     if picked is not None and picked[0] in missing:
-        chosen, label = picked
-        many = (spec := task.slots.get(chosen)) is not None and spec.many
-        return Continuation(
-            task.name,
-            {chosen: [label] if many else label},
-            [chosen],
-            f"picks {label!r} for {chosen}",
-        )
+        return _picked(task, picked)
     fill: SlotFill = fill_slots(task, utterance, lexicons)
     answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]
     if answered:
@@ -348,6 +343,9 @@ def continuation(
             for name, value in fill.slots.items()
         }
         return Continuation(task.name, filled, answered, f"fills {', '.join(answered)}")
+    picked = picked_option(utterance, pending) if given == "request" else None
+    if picked is not None and picked[0] in missing:  # "..., so the raincoat I suppose"
+        return _picked(task, picked)
     words = [token.text for token in tokenize(said)]
     text = " ".join(words)
     if not words or len(words) > SHORT_ANSWER_WORDS or _dismissal(text):
@@ -363,6 +361,15 @@ def continuation(
     how = f"short answer for {slot} ({given})"
     given_slots = {name: v for name, v in fill.slots.items() if v not in (None, "", [])}
     return Continuation(task.name, {**given_slots, slot: value}, [slot], how)
+
+
+def _picked(task: TaskSpec, picked: tuple[str, str]) -> Continuation:
+    """The continuation that fills the slot an answer picked among the options offered."""
+    chosen, label = picked
+    many = (spec := task.slots.get(chosen)) is not None and spec.many
+    return Continuation(
+        task.name, {chosen: [label] if many else label}, [chosen], f"picks {label!r} for {chosen}"
+    )
 
 
 def asked_task(

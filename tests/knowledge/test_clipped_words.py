@@ -1,4 +1,5 @@
-"""A clipped word is read as the one type name it was clipped from ("my cardi": a cardigan).
+"""A clipped word is read as the one type name it was clipped from ("my cardi": a cardigan),
+and a word the belief lacks as the type its WordNet synonyms name ("specs": spectacles).
 
 Only a word no dictionary knows in any form, and only when one type's name starts with it:
 a real word ("tall", not a clipped "tallboy"), a short stub, or a start two types share is
@@ -34,6 +35,9 @@ BEDROOM = (
     cog:inRoom :bedroom .
 :rinse a cog:Object ; rdfs:label "hair rinse" ; cog:objectType cog:Conditioner ;
     cog:inRoom :bathroom .
+:readers a cog:Object ; rdfs:label "reading glasses" ; cog:objectType cog:Spectacles ;
+    cog:inRoom :bathroom .
+:tumbler a cog:Object ; rdfs:label "tumbler" ; cog:objectType cog:Glass ; cog:inRoom :bedroom .
 """
 )
 
@@ -101,3 +105,21 @@ def test_a_clipping_is_completed_only_to_the_one_type_every_completion_names(
 ) -> None:
     found = unclipped(bedroom.index, Description.parse(said))
     assert (str(found[0]) if found else None) == read
+
+
+@pytest.mark.parametrize(
+    ("said", "found"),
+    [
+        ("my specs", ["readers"]),  # WordNet: spectacles, specs, eyeglasses, glasses
+        ("the specs in the bathroom", ["readers"]),
+        ("the specs in the bedroom", []),  # read as spectacles, and none is there
+        ("the kecks", []),  # no synset of the word names a type
+    ],
+)
+def test_a_word_the_belief_lacks_is_read_as_the_type_its_wordnet_synonyms_name(
+    bedroom: SceneGraph, said: str, found: list[str]
+) -> None:
+    """Checked to fail before: "my specs" named nothing, though WordNet puts it with spectacles."""
+    candidates = bedroom.resolve_referent(said)
+    assert [candidate.id for candidate in candidates] == found
+    assert all("'specs' read as 'spectacles'" in c.reasons for c in candidates)

@@ -267,6 +267,34 @@ def test_an_option_is_picked_by_the_first_clause_or_by_a_correction_after_it(
 
 
 @pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        (
+            "it's going to chuck it down later, so the raincoat I suppose. Call this summer.",
+            "navy raincoat",
+        ),
+        ("she says it'll be sunny, so I'll take the parka. Mind the step.", "green parka"),
+        ("no, not the raincoat. Honestly, call this summer.", None),  # a no: asked again
+        ("put the raincoat away", None),  # a request of another task
+    ],
+)
+def test_a_request_of_the_same_task_that_fills_nothing_picks_the_option_it_names(
+    home: DomainPack, answer: str, picked: str | None
+) -> None:
+    """Checked to fail before: the raincoat answer was read as a request the robot does not do."""
+    question = (
+        "Which coat do you mean: the green parka on the hooks or the navy raincoat on the hooks?"
+    )
+    pending = waiting("Fetch", ["object"], question)
+    pending = pending.model_copy(update={"options": {"object": ["green parka", "navy raincoat"]}})
+    follow = answers(home, pending, answer, {})
+    if picked is None:
+        assert follow is None or follow.slots.get("object") not in ("green parka", "navy raincoat")
+    else:
+        assert follow is not None and follow.slots == {"object": picked}
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "",

@@ -957,3 +957,47 @@ def test_a_thing_ruled_out_after_a_tool_or_a_place_is_none_of_the_objects(
 def test_back_after_a_determiner_describes_a_thing(text: str, things: list[str]) -> None:
     """Checked to fail before: "the back door" was read as "the" and "door"."""
     assert objects(only_step(text)) == things
+
+
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("I can't find my specs anywhere.", "specs"),
+        ("we cannot seem to find the remote", "remote"),
+        ("I couldn't find the cat, where is it?", "cat"),
+        ("have you seen my keys anywhere", "keys"),  # "anywhere": where to look, no landmark
+    ],
+)
+def test_a_speaker_who_cannot_find_a_thing_asks_the_robot_to_look(text: str, thing: str) -> None:
+    """Checked to fail before: "I can't find my specs" was no step, "anywhere" a landmark."""
+    step = parse_request(text).steps[0]
+    assert (step.action, [p.head for p in step.objects]) == ("find", [thing])
+    assert step.landmark is None and step.relation == ""
+
+
+@pytest.mark.parametrize(
+    "text", ["I can't open this jar", "I can't stand the noise", "I can't take it any more"]
+)
+def test_an_inability_to_do_what_changes_the_home_orders_nothing(text: str) -> None:
+    assert parse_request(text).steps == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "steps"),
+    [
+        # how the thing should be, not a thing to bring: the step after it is the request
+        ("I need the dressing table clear, put the hairdryer on the bed", [("place", False)]),
+        ("I want my tea hot", [("bring", True)]),
+        ("I need my phone charged", [("bring", True)]),
+        ("I need the red mug", [("bring", False)]),  # ends with its noun
+        ("can I have a hot chocolate", [("bring", False)]),
+        ("I need a clean towel", [("bring", False)]),
+    ],
+)
+def test_a_want_of_how_a_thing_should_be_brings_nothing(
+    text: str, steps: list[tuple[str, bool]]
+) -> None:
+    """Checked to fail before: "I need the dressing table clear" fetched "the dressing table
+    clear"."""
+    frame = parse_request(text)
+    assert [(step.action, step.statement) for step in frame.steps] == steps

@@ -11,7 +11,8 @@ you might drop the glass", "they say you can bring the kettle", "I don't think y
 it" wrap nothing (nor does any wrapping after a negation). :func:`wrapped_request` finds
 where the verb starts and :func:`unwrap` moves a clause's cursor there when a verb of the
 grammar is there. "would you mind fetching the pan" asks to fetch it: :func:`gerunds_asked`
-reads the gerund after "you mind" as its verb.
+reads the gerund after "you mind" as its verb. "I can't find my specs" asks the robot to look
+for them (:func:`unable_to_look`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ AUXILIARIES: Final = frozenset(["do", "does", "would", "could", "will", "can", "
 """Words a question about the listener opens with ("do you think ...", "would it be ...")."""
 CONDITIONALS: Final = frozenset(["if", "whether"])
 """Words the listener follows in a wish ("I was wondering if you could ...")."""
+SPEAKERS: Final = frozenset(["i", "we"])
+"""Words for the speaker that open a statement of what they cannot do."""
+UNABLE: Final = (("can't",), ("cannot",), ("can", "not"), ("couldn't",), ("could", "not"))
+"""A modal that says the speaker cannot ("I can't find ...")."""
 
 
 def wrapped_request(words: Sequence[str]) -> int | None:
@@ -82,9 +87,34 @@ def unwrap(clause: Clause) -> None:
     """
     if clause.match(clause.lexicon.verbs):
         return
-    start = wrapped_request([word.text for word in clause.words[clause.at :]])
+    words = [word.text for word in clause.words[clause.at :]]
+    start = wrapped_request(words)
     if start and longest(clause.words, clause.at + start, clause.lexicon.verbs):
         clause.at += start
+        return
+    start = unable_to_look(words)
+    size = longest(clause.words, clause.at + start, clause.lexicon.verbs) if start else 0
+    verb = tuple(words[start : start + size]) if start else ()
+    kind, action = clause.lexicon.verbs.get(verb, ("", ""))
+    if size and kind == "actions" and clause.lexicon.only_looks(action):
+        clause.at += start
+
+
+def unable_to_look(words: Sequence[str]) -> int | None:
+    """Where the verb starts when ``words`` open with the speaker saying they cannot do it.
+
+    "I can't find my specs", "we cannot seem to locate the remote": the verb after the
+    speaker, a negated "can" or "could" and an optional "seem to". The caller reads it as a
+    request only when the verb's action only looks (:meth:`Words.only_looks`): an inability to look
+    asks the robot to look, and changes nothing in the home; "I can't open the jar" or "I
+    can't stand the noise" is no order.
+    """
+    if len(words) < 3 or words[0] not in SPEAKERS:
+        return None
+    at = next((1 + len(said) for said in UNABLE if tuple(words[1 : 1 + len(said)]) == said), 0)
+    if at and tuple(words[at : at + 2]) == ("seem", "to"):
+        at += 2
+    return at if 0 < at < len(words) else None
 
 
 CHAINING: Final = frozenset(["and", "then", ","])

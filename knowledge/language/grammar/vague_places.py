@@ -41,6 +41,19 @@ def place_follows(clause: Clause) -> bool:
     return bool(size) and clause.lexicon.prepositions[said][0] != "recipient"
 
 
+def names_no_place(clause: Clause, action: str, objects: Sequence[ObjectPhrase]) -> bool:
+    """Whether the word at the cursor is a vague place that is no place of the step's, read past.
+
+    When a place follows it (:func:`place_follows`), or when the step only looks and has its
+    ``objects`` (the grammar's :meth:`~knowledge.language.grammar.words.Words.only_looks`):
+    "have you seen my keys anywhere" looks everywhere, and names no landmark ("find
+    somewhere for the vase" is read by :func:`a_place_for`).
+    """
+    if clause.word() not in clause.lexicon.vague_places:
+        return False
+    return place_follows(clause) or (bool(objects) and clause.lexicon.only_looks(action))
+
+
 def says_what_place(clause: Clause) -> bool:
     """Whether the word after the vague place at the cursor is an adjective ending the phrase.
 

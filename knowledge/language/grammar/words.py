@@ -39,6 +39,10 @@ class WordsError(ValueError):
     """The grammar's word file is broken; the message names the entry and the fix."""
 
 
+LOOKING: Final = frozenset(["LOOK"])
+"""The skills of an action that only looks at the home."""
+
+
 @dataclass(frozen=True)
 class Words:
     """The word lists, as phrase tables (tuples of words -> value)."""
@@ -104,6 +108,10 @@ class Words:
         """One-word adverbials and tags: they say how to do it ("quickly", "quick"), never what."""
         said = (*self.adverbials, *self.comma_tags)
         return frozenset(phrase[0] for phrase in said if len(phrase) == 1)
+
+    def only_looks(self, action: str) -> bool:
+        """Whether ``action`` only looks (find, how many, is there): it changes nothing."""
+        return self.skills.get(action) == LOOKING
 
     def capability_particles(self, verb: str) -> dict[str, str]:
         """The particles that make ``verb`` a capability of the robot's, with the capability.

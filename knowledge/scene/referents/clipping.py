@@ -15,8 +15,9 @@ the start of the one type name it may have been clipped from. It is read so only
 
 A plural is read as its singular clipped ("cardis"). A word of two or three letters that
 WordNet does not know is read as the initials of the one type name of as many words that
-they start ("OJ": orange juice). The caller resolves the description read so, and says
-which word it read as which.
+they start ("OJ": orange juice). A word WordNet knows that names nothing here is read as
+the label of the one type its own synsets name (:func:`_synonym`: "specs" for spectacles).
+The caller resolves the description read so, and says which word it read as which.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Final
 
 from cogtree.knowledge.scene.referents.description import Description, Phrase
 from cogtree.knowledge.scene.scene_index import SceneIndex
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 MIN_SAID: Final = 4
@@ -49,7 +51,7 @@ def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, s
     """
     thing = said.thing
     word = thing.words[thing.head] if thing.head is not None else ""
-    read = _completed(index, word) if word else None
+    read = (_completed(index, word) or _synonym(index, word)) if word else None
     if thing.head is None or read is None:
         return None
     words = (*thing.words[: thing.head], *read.split(), *thing.words[thing.head + 1 :])
@@ -79,6 +81,20 @@ def _completed(index: SceneIndex, word: str) -> str | None:
         if len(types) == 1 and len(stem) >= MIN_SAID and len(shortest) >= len(stem) + MIN_DROPPED:
             return shortest if shortest.endswith("s") else f"{shortest}{ending}"
     return None
+
+
+def _synonym(index: SceneIndex, word: str) -> str | None:
+    """The label of the type WordNet's synonyms of ``word`` name, when the belief knows none.
+
+    "specs" is in one synset with "spectacles" (:meth:`~knowledge.scene.taxonomy.Taxonomy.
+    type_synonymous`): the word is read as the type's label.
+    """
+    vocabulary = index.vocabulary
+    if word in vocabulary.types_named or word in vocabulary.attributes_named or index.named(word):
+        return None
+    kind = household_taxonomy().type_synonymous(word)
+    labels = vocabulary.type_labels.get(kind, ()) if kind is not None else ()
+    return labels[0] if labels else None
 
 
 def _spelled_out(index: SceneIndex, initials: str) -> str | None:
