@@ -174,13 +174,18 @@ def other_names(node: Node, types_named: Mapping[str, object]) -> tuple[str, ...
     return tuple(name for name in found if name not in types_named)
 
 
-def relation_names(node: Node) -> tuple[str, ...]:
-    """What a person is called for who they are to the user ("dad": a father).
+PERSON_KINDS: Final = frozenset(["relation", "ageGroup"])
+"""A person's attributes that say what they are called: who they are to the user, their age."""
 
-    From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`).
+
+def relation_names(node: Node) -> tuple[str, ...]:
+    """What a person is called for who they are to the user or their age ("dad", "kid").
+
+    From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`):
+    a father is "dad", a child "kid" ("the kids": every child in the house).
     """
     nouns = shipped_nouns() if "Human" in node.classes else None
-    said = [value for attribute, value in node.values if attribute == "relation"]
+    said = [value for attribute, value in node.values if attribute in PERSON_KINDS]
     return (
         tuple(word for relation in said for word in nouns.person_words(relation)) if nouns else ()
     )

@@ -3,13 +3,11 @@
 A :class:`Lexicon` maps canonical ids (``tiramisu``, ``living_room``, ``bottle_blue``) to their
 surface forms ("tiramisu", "living room", "blue bottle") and spots them in an utterance with
 :meth:`Lexicon.find`: case-insensitive, whole words, longest match first, no overlaps, simple
-English plurals both ways ("peanuts" finds "peanut", "dishes" "dish", "berries" "berry"; and
-"peanut" finds "peanuts", unless another id is called "peanut"), possessives
-("anna's mug" finds "anna") and hyphens ("hot-water bottle" is "hot water bottle").
-
-Matching walks a token trie: the utterance is split into words once and every word is tried
-in its few variants (as written, without apostrophes, without a possessive ``'s``, singular),
-so a lookup costs a handful of dictionary probes per word whatever the lexicon's size.
+English plurals both ways ("berries" finds "berry", "peanut" "peanuts" unless an id is called
+"peanut"), possessives ("anna's mug" finds "anna") and hyphens ("hot-water bottle"). Matching
+walks a token trie: the utterance is split into words once, and every word is tried in its
+few variants (as written, without apostrophes or a possessive ``'s``, singular), so a lookup
+costs a handful of dictionary probes per word whatever the lexicon's size.
 
 :func:`build_lexicons` builds the lexicons a domain pack declares (see
 :class:`~knowledge.packs.domain_pack.LexiconSpec`): inline ``terms``, a ``query`` over the pack's
@@ -298,9 +296,10 @@ class Lexicon:
         return sorted(found, key=lambda claimant: (claims[claimant], claimant))
 
     def claims(self, form: str) -> dict[str, Claim]:
-        """Every id that has ``form`` (or its plural), with the strength of its claim."""
+        """Every id that has ``form`` or its plural (a plural none has: its singular's, "kids")."""
+        key = _form_key(" ".join(form.lower().split()))
         with self._lock:
-            node = self._node(_form_key(" ".join(form.lower().split())))
+            node = next(filter(None, map(self._node, (key, *_singular_keys(key)))), None)
             return {} if node is None else node.claimed()
 
     def ranks(self) -> dict[str, Rank]:

@@ -22,7 +22,14 @@ from cogtree.skills.capabilities.capability import Limit
 
 
 def spoken(node: str, belief: Belief | None = None) -> str:
-    """A belief node as words: its label, else its id (``watering_can`` -> ``the watering can``)."""
+    """A belief node as words: its label, else its id (``watering_can`` -> ``the watering can``).
+
+    A person by their name, with no article ("Mia already has the colouring book").
+    """
+    person = belief.people.get(node) if belief is not None else None
+    if person is not None:
+        name = (person.label or node).replace("_", " ")
+        return name.title() if name.islower() else name
     found = belief.things.get(node) if belief is not None else None
     name = (found.label if found is not None and found.label else node).replace("_", " ")
     return with_the(name)

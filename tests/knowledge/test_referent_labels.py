@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.wording import label_words
 from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
@@ -121,6 +122,26 @@ def test_a_person_goes_by_who_they_are_to_the_user(kitchen: SceneGraph) -> None:
     assert kitchen.index.named("dad") == {"arthur"}
     assert kitchen.index.named("father") == {"arthur"}
     assert kitchen.index.named("grandad") == set()
+
+
+def test_a_person_goes_by_their_age_group_too() -> None:
+    """Checked to fail before: "the kid" named nobody though the belief knows two children."""
+    scene = KITCHEN + (
+        ':mia a cog:Human ; rdfs:label "Mia" ; cog:ageGroup "child" .\n'
+        ':alfie a cog:Human ; rdfs:label "Alfie" ; cog:ageGroup "child" .\n'
+        ':tom a cog:Human ; rdfs:label "Tom" ; cog:ageGroup "toddler" .\n'
+    )
+    with SceneGraph.from_turtle_text(scene, source="ages") as graph:
+        assert graph.index.named("kid") == {"mia", "alfie"}
+        assert graph.index.named("child") == {"mia", "alfie"}
+        assert graph.index.named("tot") == {"tom"}
+
+
+def test_a_plural_said_claims_every_id_its_singular_has() -> None:
+    """Checked to fail before: "the kids" gave the first child only, and the robot acted."""
+    lexicon = Lexicon("people", {"mia": ["mia", "kid"], "alfie": ["alfie", "kid"]})
+    assert lexicon.claimants("kids") == ["mia", "alfie"]  # in entry order
+    assert lexicon.claimants("kid") == ["mia", "alfie"]
 
 
 def test_a_relation_word_that_names_a_type_stays_the_types() -> None:
