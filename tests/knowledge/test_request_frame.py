@@ -1001,3 +1001,16 @@ def test_a_want_of_how_a_thing_should_be_brings_nothing(
     clear"."""
     frame = parse_request(text)
     assert [(step.action, step.statement) for step in frame.steps] == steps
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("Can you at least bin the empty crisp packets on his desk?", "dispose"),
+        ("could you maybe pass the salt", "bring"),
+        ("could you definitely put the milk away", "put_away"),
+    ],
+)
+def test_an_adverb_before_the_verb_only_softens_the_request(text: str, action: str) -> None:
+    """Checked to fail before: "at least" and "maybe" left no verb, and no step."""
+    assert [step.action for step in parse_request(text).steps] == [action]

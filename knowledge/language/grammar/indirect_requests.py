@@ -12,7 +12,8 @@ it" wrap nothing (nor does any wrapping after a negation). :func:`wrapped_reques
 where the verb starts and :func:`unwrap` moves a clause's cursor there when a verb of the
 grammar is there. "would you mind fetching the pan" asks to fetch it: :func:`gerunds_asked`
 reads the gerund after "you mind" as its verb. "I can't find my specs" asks the robot to look
-for them (:func:`unable_to_look`).
+for them (:func:`unable_to_look`). An adverb right before the verb only softens the request
+("can you at least bin the packets": :func:`softening_at`).
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def unwrap(clause: Clause) -> None:
     """
     if clause.match(clause.lexicon.verbs):
         return
+    softening = softening_at(clause)  # "can you at least bin ...": the adverb says no action
+    if softening:
+        clause.at += softening
+        return
     words = [word.text for word in clause.words[clause.at :]]
     start = wrapped_request(words)
     if start and longest(clause.words, clause.at + start, clause.lexicon.verbs):
@@ -98,6 +103,26 @@ def unwrap(clause: Clause) -> None:
     kind, action = clause.lexicon.verbs.get(verb, ("", ""))
     if size and kind == "actions" and clause.lexicon.only_looks(action):
         clause.at += start
+
+
+def softening_at(clause: Clause) -> int:
+    """How many words at the cursor are an adverb before a verb of the grammar, else 0.
+
+    "can you at least bin the packets", "could you maybe pass the salt": one or two words the
+    dictionary knows as an adverb and not as a verb (:mod:`~knowledge.wordnet.lemmas`; "still"
+    may be one), right before a verb. They soften or hedge the request and ask for nothing.
+    """
+    lemmas = shipped_lemmas()
+    for size in (2, 1):
+        said = [clause.word(offset) for offset in range(size)]
+        phrase = "_".join(said)
+        if lemmas is None or not all(said) or lemmas.lemma_of(phrase, "verb"):
+            continue
+        if lemmas.lemma_of(phrase, "adv") and longest(
+            clause.words, clause.at + size, clause.lexicon.verbs
+        ):
+            return size
+    return 0
 
 
 def unable_to_look(words: Sequence[str]) -> int | None:
