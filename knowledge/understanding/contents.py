@@ -20,6 +20,10 @@ exactly when the taxonomy names a type by it.
 - the same holds for a drink said to go in a drinkware ("some juice in my cup": pour the
   juice into my cup, then bring it), and a pour's person is who it is for ("pour me a glass
   of wine": the wine is poured, the glass brought to me).
+
+A step is read for the liquid it moves when it is matched to a task: water put in a container
+fills it at the tap (:func:`water_as_fill`), and a fill from a source that gives no water
+pours what the source holds (:func:`filled_from`: "top up the mister from the Brita").
 """
 
 from __future__ import annotations
@@ -222,3 +226,46 @@ def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
     if taxonomy.is_a(kind, HOT_DRINK):
         return None  # poured, its heat is not carried to the cup: the handover check misses it
     return ObjectPhrase(text=said, head=phrase.head, preposition="from")
+
+
+def water_as_fill(step: Step) -> Step:
+    """Water put in a container ("put water in the kettle"): fill it at the tap.
+
+    Water named with no article (or "some") and no source is the tap's: the step fills its
+    landmark. Any other step is returned as it is.
+    """
+    objects = step.wanted
+    if (
+        step.action not in ("place", "pour")
+        or step.landmark is None
+        or step.landmark.pronoun
+        or step.source is not None  # "water from the jug": that jug's, not the tap's
+        or step.relation not in ("", "in", "to")
+        or len(objects) != 1
+    ):
+        return step
+    water = objects[0]
+    if water.head != "water" or water.modifiers or water.quantity:
+        return step
+    if water.determiner not in ("", "some"):
+        return step
+    return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
+
+
+WATER_SOURCE: Final = "water_source"
+"""The taxonomy's flag of what gives water (a tap, a sink): a fill there takes its water."""
+
+
+def filled_from(step: Step) -> Step:
+    """A fill from a source: at it when it gives water (a tap, a sink), else poured from it.
+
+    "fill the kettle from the tap": the kettle, filled at a tap. "top up the mister from the
+    Brita": what the Brita holds, poured into the mister (never the tap's water instead).
+    """
+    if step.action != "fill" or step.source is None or len(step.wanted) != 1:
+        return step
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(step.source.text)
+    if kind is not None and WATER_SOURCE in taxonomy.properties(kind).flags:
+        return replace(step, source=None)
+    return replace(step, action="pour", objects=(), landmark=step.wanted[0], relation="in")

@@ -60,7 +60,7 @@ from cogtree.knowledge.packs.slot_roles import (
     theme_and_destination,
 )
 from cogtree.knowledge.packs.task_schema import required_slots
-from cogtree.knowledge.understanding.contents import TAP_LIQUID
+from cogtree.knowledge.understanding.contents import TAP_LIQUID, filled_from, water_as_fill
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
 
@@ -122,7 +122,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """
     if not step.action:
         return None
-    step = source_as_object(back_to_a_place(water_as_fill(step)))
+    step = source_as_object(back_to_a_place(filled_from(water_as_fill(step))))
     wanted = request_words().tasks.get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
@@ -164,30 +164,6 @@ def source_as_object(step: Step) -> Step:
     if acts and source is not None and source.preposition in ("off", "off of"):
         return replace(step, objects=(source,), source=None)
     return step
-
-
-def water_as_fill(step: Step) -> Step:
-    """Water put in a container ("put water in the kettle"): fill it at the tap.
-
-    Water named with no article (or "some") and no source is the tap's: the step fills its
-    landmark. Any other step is returned as it is.
-    """
-    objects = step.wanted
-    if (
-        step.action not in ("place", "pour")
-        or step.landmark is None
-        or step.landmark.pronoun
-        or step.source is not None  # "water from the jug": that jug's, not the tap's
-        or step.relation not in ("", "in", "to")
-        or len(objects) != 1
-    ):
-        return step
-    water = objects[0]
-    if water.head != "water" or water.modifiers or water.quantity:
-        return step
-    if water.determiner not in ("", "some"):
-        return step
-    return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
 
 
 @dataclass(frozen=True)

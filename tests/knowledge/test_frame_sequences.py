@@ -10,13 +10,13 @@ import pytest
 from cogtree.knowledge.language.request_frame import RequestFrame, parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.contents import water_as_fill
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
     TalkedAbout,
     doable_tasks,
     one_per_thing,
     step_task,
-    water_as_fill,
 )
 
 Tasks = list[tuple[str, dict[str, object]]]
@@ -155,6 +155,31 @@ def test_one_step_water_request_is_fill(household: DomainPack) -> None:
     text = "put water in the vase"
     found = step_task(parse_request(text).steps[0], household, text)
     assert found is not None and (found.task, found.slots) == ("Fill", {"container": "the vase"})
+
+
+@pytest.mark.parametrize(
+    ("text", "task"),
+    [
+        ("fill the kettle from the tap", ("Fill", {"container": "the kettle"})),
+        ("top up the jug from the sink", ("Fill", {"container": "the jug"})),
+        # a source that gives no water holds what goes in: poured from, never the tap's
+        (
+            "top up the green mister from the Brita",
+            ("Pour", {"source": "the Brita", "target": "the green mister"}),
+        ),
+        (
+            "fill the vase from the jug",
+            ("Pour", {"source": "the jug", "target": "the vase"}),
+        ),
+    ],
+)
+def test_a_fill_from_a_source_is_at_a_tap_or_poured_from_the_source(
+    household: DomainPack, text: str, task: tuple[str, dict[str, object]]
+) -> None:
+    """Checked to fail before: the source joined the container ("the kettle from the tap"),
+    which matched nothing."""
+    found = step_task(parse_request(text).steps[0], household, text)
+    assert found is not None and (found.task, found.slots) == task
 
 
 def test_the_particle_before_a_place_is_not_part_of_the_thing() -> None:

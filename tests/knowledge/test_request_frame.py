@@ -1014,3 +1014,22 @@ def test_a_want_of_how_a_thing_should_be_brings_nothing(
 def test_an_adverb_before_the_verb_only_softens_the_request(text: str, action: str) -> None:
     """Checked to fail before: "at least" and "maybe" left no verb, and no step."""
     assert [step.action for step in parse_request(text).steps] == [action]
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "recipient"),
+    [
+        ("top her bottle up from the kettle", ["her bottle"], None),
+        ("take her cup to the sink", ["her cup"], None),
+        ("give her the bottle", ["the bottle"], "her"),  # a determiner follows: her, the person
+        ("give her one", ["one"], "her"),
+        ("pick her up", ["her"], None),
+    ],
+)
+def test_her_before_a_noun_is_whose_it_is(
+    text: str, objects: list[str], recipient: str | None
+) -> None:
+    """Checked to fail before: "her bottle" was two things, "her" and "bottle"."""
+    step = parse_request(text).steps[0]
+    assert [phrase.text for phrase in step.objects] == objects
+    assert (step.recipient.text if step.recipient else None) == recipient

@@ -76,7 +76,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         EXAMPLE,
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
-    "pour": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},  # pour, then bring
+    "pour": {PACK, "knowledge/understanding/contents.py"},  # pour, then bring
     "switch": {PACK, STEP_ANTECEDENTS, GRAMMAR, MISSING_STEPS},
     "tidy": {PACK, FRAME_TASKS, SLOTS},
     "wipe": {PACK, GRAMMAR},

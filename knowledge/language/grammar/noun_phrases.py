@@ -55,6 +55,23 @@ def opens_relative(word: str, after: str, lexicon: Words) -> bool:
     return after in lexicon.copulas or after in AUXILIARIES or after in lexicon.relatives
 
 
+def owns_next(clause: Clause) -> bool:
+    """Whether the person pronoun at the cursor is a possessive before a noun ("her bottle").
+
+    "top her bottle up", "take her cup to the sink": her bottle, her cup. A pronoun before a
+    determiner, a count, a pronoun, a particle, a preposition or the end is the person:
+    "give her the bottle", "give her one", "pick her up", "take her to the park"; so is one
+    after "for", whom a thing is for ("... to Dr Weber for her signature": what she is to do
+    stays a phrase of its own, and no step drops it).
+    """
+    lexicon, after = clause.lexicon, clause.word(1)
+    if clause.word() not in lexicon.determiners or after in PARTICLES or clause.closes(1):
+        return False
+    if clause.word(-1) == "for":
+        return False
+    return not ({after} & (lexicon.determiners | lexicon.quantities | lexicon.pronouns))
+
+
 def noun_phrase(
     clause: Clause, *, negated: bool = False, alternative: bool = False
 ) -> ObjectPhrase | None:
@@ -66,7 +83,7 @@ def noun_phrase(
         word = clause.word()
         clause.at += 1
         return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER, negated=negated)
-    if clause.word() in lexicon.people_pronouns:
+    if clause.word() in lexicon.people_pronouns and not owns_next(clause):
         word = clause.word()
         clause.at += 1
         return ObjectPhrase(text=word, head=word, pronoun=True, person=word, negated=negated)

@@ -367,7 +367,8 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
       an attribute of that name does not match so (decaf coffee is not "caffeinated").
     - label: it is the thing's own label or synonym ("kitchen table", "lounge")
     - when nothing else matches (:func:`_label_ways`): named: its label names the thing by it
-      ("cola" for the can of cola: the last word, and the last after "of"); named kind: so,
+      ("cola" for the can of cola: the last word, and the last after "of"), or it is a word of
+      the label no dictionary knows, a name ("the Brita" for the Brita jug); named kind: so,
       by a word naming a narrower type ("a drink"); word: it is a word of the thing's label
       ("blue" for the blue mug), never for the word a description names its thing by ("the
       tea" is no tea towel: see :func:`_matching`)
@@ -501,8 +502,10 @@ def _label_ways(index: SceneIndex, term: str) -> list[Way]:
     ways: list[Way] = []
     said = set[str]().union(*(narrower.get(kind, {kind}) for kind in typed))
     known = [*index.members("by_name", [term]), *index.members("by_type", sorted(said))]
-    ways.append(("named", "", _Nodes(index.members("by_head", [term]), known)))  # what no
-    ways.append(("word", "", _Nodes(index.members("by_word", [term]), known)))  # type says
+    ways.append(("named", "", _Nodes(index.members("by_head", [term]), known)))  # no type says
+    lemmas = shipped_lemmas()  # a word no dictionary knows is a name ("the Brita"), no description
+    name = lemmas is not None and not lemmas.knows(term) and term.isalpha()
+    ways.append(("named" if name else "word", "", _Nodes(index.members("by_word", [term]), known)))
     for matched in sorted(typed):
         words = sorted(_words_naming(vocabulary, narrower.get(matched, {matched})) - {term})
         nodes = _Nodes(index.members("by_head", words), known)
