@@ -44,7 +44,11 @@ WH_WORDS = ("which", "what", "who", "whom", "whose", "where", "when", "how")
 _NOUN_END = re.compile(
     r"\s(?:to|for|that|which|who|whose|from|with|in|on|at|of|by)\s|[,;:(.]", re.IGNORECASE
 )
-_ARTICLE = re.compile(r"^(?:the|a|an|some|one or more|one|my|your|this|that|these|those)\s+", re.I)
+_ARTICLE = re.compile(
+    r"^(?:the|a|an|some|one or more|one|my|your|his|her|its|our|their|this|that|these|those)\s+",
+    re.I,
+)
+"""Words before a noun a question drops ("Which bottle do you mean", not "Which her bottle")."""
 
 
 def _clause(text: str) -> str:

@@ -58,7 +58,7 @@ from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
 from cogtree.knowledge.wording import compound_head, label_words, singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, PEOPLE, shipped_nouns
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -174,21 +174,28 @@ def other_names(node: Node, types_named: Mapping[str, object]) -> tuple[str, ...
     return tuple(name for name in found if name not in types_named)
 
 
-PERSON_KINDS: Final = frozenset(["relation", "ageGroup"])
-"""A person's attributes that say what they are called: who they are to the user, their age."""
+AGE_GROUPS: Final = ("toddler", "child", "adult", "elderly")
+"""The values of ``cog:ageGroup`` (the ontology's comment lists them)."""
 
 
 def relation_names(node: Node) -> tuple[str, ...]:
     """What a person is called for who they are to the user or their age ("dad", "kid").
 
     From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`):
-    a father is "dad", a child "kid" ("the kids": every child in the house).
+    a father is "dad", a child "kid"; an age group is called by the words of every age group
+    the dictionary puts above it too (a toddler is a child: "the kids" are both).
     """
     nouns = shipped_nouns() if "Human" in node.classes else None
-    said = [value for attribute, value in node.values if attribute in PERSON_KINDS]
-    return (
-        tuple(word for relation in said for word in nouns.person_words(relation)) if nouns else ()
-    )
+    if nouns is None:
+        return ()
+    said = [value for attribute, value in node.values if attribute == "relation"]
+    for age in (value for attribute, value in node.values if attribute == "ageGroup"):
+        above = {synset.offset for synset in nouns.broader(age, frozenset([PEOPLE]))}
+        firsts = {
+            group: next(nouns.broader(group, frozenset([PEOPLE])), None) for group in AGE_GROUPS
+        }
+        said += [group for group, first in firsts.items() if first and first.offset in above]
+    return tuple(dict.fromkeys(word for relation in said for word in nouns.person_words(relation)))
 
 
 def room_names(node: Node) -> tuple[str, ...]:

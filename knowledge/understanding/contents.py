@@ -22,8 +22,8 @@ exactly when the taxonomy names a type by it.
   of wine": the wine is poured, the glass brought to me).
 
 A step is read for the liquid it moves when it is matched to a task: water put in a container
-fills it at the tap (:func:`water_as_fill`), and a fill from a source that gives no water
-pours what the source holds (:func:`filled_from`: "top up the mister from the Brita").
+fills it at the tap (:func:`water_as_fill`), and a fill from a tap or a sink fills there
+(:func:`filled_from`).
 """
 
 from __future__ import annotations
@@ -257,15 +257,16 @@ WATER_SOURCE: Final = "water_source"
 
 
 def filled_from(step: Step) -> Step:
-    """A fill from a source: at it when it gives water (a tap, a sink), else poured from it.
+    """A fill from a source that gives water (a tap, a sink): filled there, the source dropped.
 
-    "fill the kettle from the tap": the kettle, filled at a tap. "top up the mister from the
-    Brita": what the Brita holds, poured into the mister (never the tap's water instead).
+    "fill the kettle from the tap" fills the kettle at a tap (before, "the kettle from the
+    tap" was read as one thing and matched nothing). Any other source is left as said: what a
+    vessel holds may be no water, and pouring it is not the fill asked for.
     """
     if step.action != "fill" or step.source is None or len(step.wanted) != 1:
         return step
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(step.source.text)
-    if kind is not None and WATER_SOURCE in taxonomy.properties(kind).flags:
-        return replace(step, source=None)
-    return replace(step, action="pour", objects=(), landmark=step.wanted[0], relation="in")
+    if kind is None or WATER_SOURCE not in taxonomy.properties(kind).flags:
+        return step
+    return replace(step, source=None)

@@ -18,13 +18,17 @@ from cogtree.skills.planning.limits import spoken, verb_be
 from cogtree.skills.planning.tasks import TaskCall
 
 
-def already_so(tasks: Sequence[TaskCall], belief: Belief) -> str:
-    """``Nothing needed doing: the lemon is already on the worktop.`` for ``tasks``."""
-    said = [_already(task, belief) for task in tasks]
+def already_so(tasks: Sequence[TaskCall], belief: Belief, speaker: str | None = None) -> str:
+    """``Nothing needed doing: the lemon is already on the worktop.`` for ``tasks``.
+
+    ``speaker``: who asked; a thing they hold is said to be theirs already ("You already have
+    the remote").
+    """
+    said = [_already(task, belief, speaker) for task in tasks]
     return f"Nothing needed doing: {joined(list(dict.fromkeys(said)))}."
 
 
-def _already(task: TaskCall, belief: Belief) -> str:
+def _already(task: TaskCall, belief: Belief, speaker: str | None) -> str:
     args = {name: str(value) for name, value in task.args.model_dump().items()}
     if task.task in END_STATES:
         node = next(iter(args.values()))
@@ -38,6 +42,8 @@ def _already(task: TaskCall, belief: Belief) -> str:
     if thing in belief.held:
         return f"I already hold {spoken(thing, belief)}"
     found = belief.things[thing]
+    if found.relation == "heldBy" and found.support == speaker:
+        return f"you already have {spoken(thing, belief)}"
     if found.relation == "heldBy" and found.support:
         return f"{spoken(found.support, belief)} already has {spoken(thing, belief)}"
     if args.get("landmark"):  # set beside it

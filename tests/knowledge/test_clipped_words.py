@@ -119,7 +119,9 @@ def test_a_clipping_is_completed_only_to_the_one_type_every_completion_names(
 def test_a_word_the_belief_lacks_is_read_as_the_type_its_wordnet_synonyms_name(
     bedroom: SceneGraph, said: str, found: list[str]
 ) -> None:
-    """Checked to fail before: "my specs" named nothing, though WordNet puts it with spectacles."""
+    """Checked to fail before: "my specs" named nothing, though WordNet puts it with spectacles.
+    A reviewer's case keeps it a guess: "whitener" is in one synset with bleach."""
     candidates = bedroom.resolve_referent(said)
     assert [candidate.id for candidate in candidates] == found
     assert all("'specs' read as 'spectacles'" in c.reasons for c in candidates)
+    assert all(c.by_label for c in candidates)  # a guess, asked about: "specs" may be more

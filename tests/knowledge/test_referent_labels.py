@@ -132,9 +132,10 @@ def test_a_person_goes_by_their_age_group_too() -> None:
         ':tom a cog:Human ; rdfs:label "Tom" ; cog:ageGroup "toddler" .\n'
     )
     with SceneGraph.from_turtle_text(scene, source="ages") as graph:
-        assert graph.index.named("kid") == {"mia", "alfie"}
-        assert graph.index.named("child") == {"mia", "alfie"}
+        assert graph.index.named("kid") == {"mia", "alfie", "tom"}  # a toddler is a child
+        assert graph.index.named("child") == {"mia", "alfie", "tom"}
         assert graph.index.named("tot") == {"tom"}
+        assert graph.index.named("someone") == set()  # no word above a person's age group
 
 
 def test_a_plural_said_claims_every_id_its_singular_has() -> None:

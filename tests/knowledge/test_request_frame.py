@@ -976,7 +976,13 @@ def test_a_speaker_who_cannot_find_a_thing_asks_the_robot_to_look(text: str, thi
 
 
 @pytest.mark.parametrize(
-    "text", ["I can't open this jar", "I can't stand the noise", "I can't take it any more"]
+    "text",
+    [
+        "I can't open this jar",
+        "I can't stand the noise",
+        "I can't take it any more",
+        "I can't find the words to thank you",  # a reviewer's: nothing is looked for
+    ],
 )
 def test_an_inability_to_do_what_changes_the_home_orders_nothing(text: str) -> None:
     assert parse_request(text).steps == ()
@@ -992,6 +998,8 @@ def test_an_inability_to_do_what_changes_the_home_orders_nothing(text: str) -> N
         ("I need the red mug", [("bring", False)]),  # ends with its noun
         ("can I have a hot chocolate", [("bring", False)]),
         ("I need a clean towel", [("bring", False)]),
+        ("I want the table salt", [("bring", False)]),  # a reviewer's: the whole is a type
+        ("I need the bath mat", [("bring", False)]),
     ],
 )
 def test_a_want_of_how_a_thing_should_be_brings_nothing(
@@ -1001,19 +1009,6 @@ def test_a_want_of_how_a_thing_should_be_brings_nothing(
     clear"."""
     frame = parse_request(text)
     assert [(step.action, step.statement) for step in frame.steps] == steps
-
-
-@pytest.mark.parametrize(
-    ("text", "action"),
-    [
-        ("Can you at least bin the empty crisp packets on his desk?", "dispose"),
-        ("could you maybe pass the salt", "bring"),
-        ("could you definitely put the milk away", "put_away"),
-    ],
-)
-def test_an_adverb_before_the_verb_only_softens_the_request(text: str, action: str) -> None:
-    """Checked to fail before: "at least" and "maybe" left no verb, and no step."""
-    assert [step.action for step in parse_request(text).steps] == [action]
 
 
 @pytest.mark.parametrize(
@@ -1033,3 +1028,9 @@ def test_her_before_a_noun_is_whose_it_is(
     step = parse_request(text).steps[0]
     assert [phrase.text for phrase in step.objects] == objects
     assert (step.recipient.text if step.recipient else None) == recipient
+
+
+def test_her_before_a_plural_after_a_verb_of_handing_is_not_whose_it_is() -> None:
+    """A reviewer's case: "give her flowers" hands flowers to her; no "her flowers" is sought."""
+    step = parse_request("give her flowers").steps[0]
+    assert "her flowers" not in [phrase.text for phrase in step.objects]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.planning.already import already_so
@@ -66,3 +67,20 @@ def test_nothing_to_do_says_what_is_already_so(belief: Belief, task_planner: Tas
     )
     shut = _plan(task_planner, belief, "close", container="fridge")
     assert already_so(shut.tasks, belief) == "Nothing needed doing: the fridge is already closed."
+
+
+def test_a_thing_a_person_already_holds_is_theirs_said_plainly(
+    belief: Belief, task_planner: TaskPlanner
+) -> None:
+    """The reviewer's case: the speaker holding it was "Sam already has ...", another person
+    "the anna already has ..."."""
+    held = replace(belief.things["book"], relation="heldBy", support="user")
+    holding = replace(belief, things={**belief.things, "book": held})
+    plan = _plan(task_planner, holding, "bring", object="book", to="user")
+    assert plan.ok and plan.skills == ()
+    said = "Nothing needed doing: you already have the book."
+    assert already_so(plan.tasks, holding, "user") == said
+    assert (
+        already_so(plan.tasks, holding, "anna")
+        == "Nothing needed doing: User already has the book."
+    )

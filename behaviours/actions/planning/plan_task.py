@@ -458,7 +458,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
         infeasible = "" if found.ok else infeasible_text(found.limits, belief, speaker)
         did_part = found.ok and bool(found.skills)
-        already = already_so(found.tasks, belief) if found.ok and not did_part else ""
+        already = already_so(found.tasks, belief, speaker) if found.ok and not did_part else ""
         return _Preparation(
             htn=found,
             scene_text=scene_text,

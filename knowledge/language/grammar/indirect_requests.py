@@ -12,8 +12,7 @@ it" wrap nothing (nor does any wrapping after a negation). :func:`wrapped_reques
 where the verb starts and :func:`unwrap` moves a clause's cursor there when a verb of the
 grammar is there. "would you mind fetching the pan" asks to fetch it: :func:`gerunds_asked`
 reads the gerund after "you mind" as its verb. "I can't find my specs" asks the robot to look
-for them (:func:`unable_to_look`). An adverb right before the verb only softens the request
-("can you at least bin the packets": :func:`softening_at`).
+for them (:func:`unable_to_look`).
 """
 
 from __future__ import annotations
@@ -88,48 +87,24 @@ def unwrap(clause: Clause) -> None:
     """
     if clause.match(clause.lexicon.verbs):
         return
-    softening = softening_at(clause)  # "can you at least bin ...": the adverb says no action
-    if softening:
-        clause.at += softening
-        return
     words = [word.text for word in clause.words[clause.at :]]
     start = wrapped_request(words)
     if start and longest(clause.words, clause.at + start, clause.lexicon.verbs):
         clause.at += start
         return
-    start = unable_to_look(words)
+    start = unable_to_look(words) or 0
     size = longest(clause.words, clause.at + start, clause.lexicon.verbs) if start else 0
-    verb = tuple(words[start : start + size]) if start else ()
-    kind, action = clause.lexicon.verbs.get(verb, ("", ""))
+    kind, action = clause.lexicon.verbs.get(tuple(words[start : start + size]), ("", ""))
     if size and kind == "actions" and clause.lexicon.only_looks(action):
         clause.at += start
-
-
-def softening_at(clause: Clause) -> int:
-    """How many words at the cursor are an adverb before a verb of the grammar, else 0.
-
-    "can you at least bin the packets", "could you maybe pass the salt": one or two words the
-    dictionary knows as an adverb and not as a verb (:mod:`~knowledge.wordnet.lemmas`; "still"
-    may be one), right before a verb. They soften or hedge the request and ask for nothing.
-    """
-    lemmas = shipped_lemmas()
-    for size in (2, 1):
-        said = [clause.word(offset) for offset in range(size)]
-        phrase = "_".join(said)
-        if lemmas is None or not all(said) or lemmas.lemma_of(phrase, "verb"):
-            continue
-        if lemmas.lemma_of(phrase, "adv") and longest(
-            clause.words, clause.at + size, clause.lexicon.verbs
-        ):
-            return size
-    return 0
 
 
 def unable_to_look(words: Sequence[str]) -> int | None:
     """Where the verb starts when ``words`` open with the speaker saying they cannot do it.
 
     "I can't find my specs", "we cannot seem to locate the remote": the verb after the
-    speaker, a negated "can" or "could" and an optional "seem to". The caller reads it as a
+    speaker, a negated "can" or "could" and an optional "seem to", with no "to" after it ("I
+    can't find the words to thank you" looks for nothing). The caller reads it as a
     request only when the verb's action only looks (:meth:`Words.only_looks`): an inability to look
     asks the robot to look, and changes nothing in the home; "I can't open the jar" or "I
     can't stand the noise" is no order.
@@ -139,6 +114,8 @@ def unable_to_look(words: Sequence[str]) -> int | None:
     at = next((1 + len(said) for said in UNABLE if tuple(words[1 : 1 + len(said)]) == said), 0)
     if at and tuple(words[at : at + 2]) == ("seem", "to"):
         at += 2
+    if "to" in words[at:]:  # "I can't find the time to clear up": a thing to do, not looked for
+        return None
     return at if 0 < at < len(words) else None
 
 

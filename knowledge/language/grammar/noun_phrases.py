@@ -34,6 +34,7 @@ from cogtree.knowledge.wording import (
     POINTING,
     REGION_WORDS,
     head_word,
+    looks_plural,
 )
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -62,12 +63,14 @@ def owns_next(clause: Clause) -> bool:
     determiner, a count, a pronoun, a particle, a preposition or the end is the person:
     "give her the bottle", "give her one", "pick her up", "take her to the park"; so is one
     after "for", whom a thing is for ("... to Dr Weber for her signature": what she is to do
-    stays a phrase of its own, and no step drops it).
+    stays a phrase of its own, and no step drops it), and one after a verb before a plural
+    ("give her flowers" may be to her; a singular needs its article, "give her a flower").
     """
     lexicon, after = clause.lexicon, clause.word(1)
     if clause.word() not in lexicon.determiners or after in PARTICLES or clause.closes(1):
         return False
-    if clause.word(-1) == "for":
+    after_a_verb = (clause.word(-1),) in lexicon.verbs  # "give her flowers": to her, maybe
+    if clause.word(-1) == "for" or (after_a_verb and looks_plural(after)):
         return False
     return not ({after} & (lexicon.determiners | lexicon.quantities | lexicon.pronouns))
 

@@ -45,9 +45,9 @@ def names_no_thing(objects: Sequence[ObjectPhrase], lexicon: Words) -> bool:
 
     "I need something" wants nothing named yet. "I need the dressing table clear", "I want my
     tea hot": the one phrase ends with a word the dictionary knows as an adjective, the words
-    before it name a type the whole phrase does not, and the speaker wants the thing so, not
-    brought (:func:`~knowledge.scene.taxonomy.Taxonomy.type_named`; "the red mug" ends with
-    its noun).
+    before it name a type and the whole phrase names none, and the speaker wants the thing
+    so, not brought (:func:`~knowledge.scene.taxonomy.Taxonomy.type_named`; "the red mug"
+    ends with its noun, "the table salt" and "the bath mat" name types whole).
     """
     if all(phrase.head in lexicon.indefinites for phrase in objects):
         return True
@@ -57,4 +57,4 @@ def names_no_thing(objects: Sequence[ObjectPhrase], lexicon: Words) -> bool:
     phrase, taxonomy = objects[0], household_taxonomy()
     thing = taxonomy.type_named(" ".join(phrase.modifiers))
     whole = taxonomy.type_named(" ".join((*phrase.modifiers, phrase.head)))
-    return bool(lemmas.lemma_of(phrase.head, "adj")) and thing is not None and whole != thing
+    return bool(lemmas.lemma_of(phrase.head, "adj")) and thing is not None and whole is None

@@ -16,7 +16,8 @@ the start of the one type name it may have been clipped from. It is read so only
 A plural is read as its singular clipped ("cardis"). A word of two or three letters that
 WordNet does not know is read as the initials of the one type name of as many words that
 they start ("OJ": orange juice). A word WordNet knows that names nothing here is read as
-the label of the one type its own synsets name (:func:`_synonym`: "specs" for spectacles).
+the label of the one type its own synsets name (:func:`_synonym`: "specs" for spectacles), a
+guess the robot asks about.
 The caller resolves the description read so, and says which word it read as which.
 """
 
@@ -43,19 +44,22 @@ MIN_DROPPED: Final = 2
 """The fewest letters a clipping drops: "cardi" drops three of "cardigan"."""
 
 
-def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, str] | None:
-    """``said`` with the word that names its thing completed, the word said and the word read.
+def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, str, bool] | None:
+    """``said`` with its thing's word completed; the word said, the word read, and if a guess.
 
+    A synonym is a guess: the word said may have senses the belief's types do not name
+    ("whitener" is a coffee creamer as well as bleach); it is asked about, never acted on.
     None when that word (the head of the thing's phrase: "my cardi on the armchair": cardi)
     does not read as clipped (module docs), or the phrase has none ("the blue one").
     """
     thing = said.thing
     word = thing.words[thing.head] if thing.head is not None else ""
-    read = (_completed(index, word) or _synonym(index, word)) if word else None
+    completed = _completed(index, word) if word else None
+    read = completed or (_synonym(index, word) if word else None)
     if thing.head is None or read is None:
         return None
     words = (*thing.words[: thing.head], *read.split(), *thing.words[thing.head + 1 :])
-    return replace(said, thing=Phrase(words)), word, read
+    return replace(said, thing=Phrase(words)), word, read, completed is None
 
 
 def _completed(index: SceneIndex, word: str) -> str | None:

@@ -98,6 +98,7 @@ def _unclipped(index: SceneIndex, said: Description, speaker: str | None) -> _Ma
     if clipped is None or again is None or not again.ids:
         return None
     again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
+    again.by_label = again.by_label or clipped[3]  # a synonym is a guess: asked about
     return again
 
 
