@@ -83,7 +83,6 @@ from cogtree.knowledge.safety.said_of_things import (
 )
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
-    RAISING_FLAGS,
     Descriptions,
     SafetyProperties,
     edible_held,
@@ -271,7 +270,7 @@ class _Facts:
         # the declared type is kept even when the taxonomy does not know it (a world's own type)
         for type_name in sorted(found.types | ({thing.type} if thing.type else set())):
             self.add(node, "type", Literal(type_name))
-        for flag in sorted(found.kinds | _raised_by_contents(thing)):
+        for flag in sorted(found.kinds):
             self.add(node, "flag", Literal(flag))
         for kind in sorted(edible_held(described)):
             self.add(node, "madeFor", Literal(kind))
@@ -515,16 +514,3 @@ def hazard_refusal(
                 name=f"hazard {hazard.rule}", ok=False, reason=hazard.sentence, code="unsafe_object"
             )
     return None
-
-
-def _raised_by_contents(thing: Thing) -> frozenset[str]:
-    """The hazard-raising kinds of the liquid ``thing`` is believed to hold (the union).
-
-    A kettle that holds descaler is a chemical, as a bottle said to hold bleach is: what is
-    poured from it is the liquid, whatever the vessel is. Only kinds that raise a hazard
-    (chemical, medicine...) are taken; a drink held exempts nothing.
-    """
-    if not thing.liquid:
-        return frozenset()
-    held = safety_properties(Descriptions(id=thing.id, said=(f"with {thing.liquid}",)))
-    return held.kinds & RAISING_FLAGS

@@ -103,20 +103,35 @@ def unable_to_look(words: Sequence[str]) -> int | None:
     """Where the verb starts when ``words`` open with the speaker saying they cannot do it.
 
     "I can't find my specs", "we cannot seem to locate the remote": the verb after the
-    speaker, a negated "can" or "could" and an optional "seem to", with no "to" after it ("I
-    can't find the words to thank you" looks for nothing). The caller reads it as a
-    request only when the verb's action only looks (:meth:`Words.only_looks`): an inability to look
-    asks the robot to look, and changes nothing in the home; "I can't open the jar" or "I
-    can't stand the noise" is no order.
+    speaker, a negated "can" or "could" and an optional "seem to", with no infinitive after
+    it ("I can't find the words to thank you" looks for nothing; "the key to the shed" is
+    looked for). The caller reads it as a request only when the verb's action only looks
+    (:meth:`Words.only_looks`): an inability to look asks the robot to look, and changes
+    nothing in the home; "I can't open the jar" or "I can't stand the noise" is no order.
     """
     if len(words) < 3 or words[0] not in SPEAKERS:
         return None
     at = next((1 + len(said) for said in UNABLE if tuple(words[1 : 1 + len(said)]) == said), 0)
     if at and tuple(words[at : at + 2]) == ("seem", "to"):
         at += 2
-    if "to" in words[at:]:  # "I can't find the time to clear up": a thing to do, not looked for
+    if _infinitive_after(words, at):  # "I can't find the time to clear up": nothing looked for
         return None
     return at if 0 < at < len(words) else None
+
+
+def _infinitive_after(words: Sequence[str], at: int) -> bool:
+    """Whether a "to" before a verb's base form follows ``at`` ("the words to thank you").
+
+    "to" before a determiner or a possessive is a preposition ("the key to the shed").
+    """
+    lemmas, determiners = shipped_lemmas(), request_words().determiners
+    return any(
+        word == "to"
+        and after not in determiners
+        and lemmas is not None
+        and lemmas.lemma_of(after, "verb") == after
+        for word, after in zip(words[at:], [*words[at + 1 :], ""], strict=True)
+    )
 
 
 CHAINING: Final = frozenset(["and", "then", ","])

@@ -44,8 +44,8 @@ MIN_DROPPED: Final = 2
 """The fewest letters a clipping drops: "cardi" drops three of "cardigan"."""
 
 
-def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, bool] | None:
-    """``said`` with its thing's word completed, what was read as what, and whether a guess.
+def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, str, bool] | None:
+    """``said`` with its thing's word completed; the word said, the word read, and if a guess.
 
     A synonym is a guess: the word said may have senses the belief's types do not name
     ("whitener" is a coffee creamer as well as bleach); it is asked about, never acted on.
@@ -59,7 +59,7 @@ def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, b
     if thing.head is None or read is None:
         return None
     words = (*thing.words[: thing.head], *read.split(), *thing.words[thing.head + 1 :])
-    return replace(said, thing=Phrase(words)), f"{word!r} read as {read!r}", completed is None
+    return replace(said, thing=Phrase(words)), word, read, completed is None
 
 
 def _completed(index: SceneIndex, word: str) -> str | None:

@@ -1,5 +1,6 @@
 """What a parsed referring expression (:mod:`.description`) refers to in the belief.
 
+- A word clipped from a type's name is read as that name (:mod:`.clipping`: "my cardi").
 - Words match a thing's type or any broader type (the household taxonomy: "fruit"), the
   type of the liquid it holds ("some juice": the carton of apple juice), its attributes,
   what its type is for or is typically like ("something to wipe with", "the citrus soda"),
@@ -7,14 +8,12 @@
 - A node is a candidate when the terms it matches cover every non-filler word, it is owned
   by the speaker if the phrase says "my" (when the belief knows of no such thing, the things
   that fit and that nobody is known to own, each with a reason that says so), and it is in
-  one of the places the place part names; what a negation excludes is dropped. Matching
-  nothing, it is read again: a clipped word completed (:mod:`.clipping`: "my cardi"), or
-  without words nothing is described by (:mod:`.unchecked_words`: "the soggy teabags").
+  one of the places the place part names; what a negation excludes is dropped.
 
-:func:`resolve_referent` looks the terms up in the belief's :class:`~knowledge.scene.
-scene_index.SceneIndex` (sets by name, type, attribute, owner and place, read in place),
-intersects them position by position (costing what the smallest position holds, not the
-belief), and says in words why each candidate matched.
+:func:`resolve_referent` looks the terms up in the belief's
+:class:`~knowledge.scene.scene_index.SceneIndex` (sets by name, type, attribute, owner and
+place, read in place), intersects them word position by word position (costing what the
+smallest position holds, not the belief), and says in words why each candidate matched.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ from cogtree.knowledge.scene.referents.preferences import (
     typed_over_headed,
     whole_name_wins,
 )
-from cogtree.knowledge.scene.referents.unchecked_words import without_unchecked
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
 from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import (
@@ -76,7 +74,7 @@ def resolve_referent(
     with index.reading():
         said = Description.parse(wanted)
         found = _resolve(index, said, speaker)
-        if found is None or not found.ids:  # "my cardi", "the soggy teabags": read again
+        if found is None or not found.ids:  # a clipped noun ("my cardi")
             found = _unclipped(index, said, speaker) or found
         if found is None:
             return []
@@ -94,13 +92,14 @@ def resolve_referent(
 
 
 def _unclipped(index: SceneIndex, said: Description, speaker: str | None) -> _Match | None:
-    """What ``said`` read again matches (:mod:`.clipping`, :mod:`.unchecked_words`), or None."""
-    for read in (unclipped(index, said), without_unchecked(index, said)):
-        again = _resolve(index, read[0], speaker) if read else None
-        if read is not None and again is not None and again.ids:
-            again.notes, again.by_label = [*again.notes, read[1]], again.by_label or read[2]
-            return again
-    return None
+    """What ``said`` matches with its clipped noun completed (:mod:`.clipping`), else None."""
+    clipped = unclipped(index, said)
+    again = _resolve(index, clipped[0], speaker) if clipped else None
+    if clipped is None or again is None or not again.ids:
+        return None
+    again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
+    again.by_label = again.by_label or clipped[3]  # a synonym is a guess: asked about
+    return again
 
 
 def _resolve(index: SceneIndex, description: Description, speaker: str | None) -> _Match | None:
@@ -132,7 +131,8 @@ class _Match:
     notes: list[str]
     said: Description
     by_label: bool = False
-    """Whether it is a guess: label words only, a size or an unchecked word left out, a synonym."""
+    """Whether what matched is a guess: only the words of the things' labels (the fallback of
+    :func:`_matching`), or with a word comparing sizes left out (:func:`_relative_sizes`)."""
 
     def candidates(
         self, index: SceneIndex, things: Iterable[str], among: int | None = None
