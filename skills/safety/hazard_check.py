@@ -29,6 +29,8 @@ The step's graph (prefix ``haz:``):
   its contents are seen, also what its names say: "my cup of tea"), ``haz:contentsUnknown``
   (a vessel made for liquids whose contents nobody has seen), ``haz:holds`` (every type each
   part of its liquid names, with their categories: ``AlcoholicDrink`` for wine),
+  ``haz:holdsFlag`` (each hazard flag of those types: a kettle of descaler holds a chemical;
+  the thing itself takes no flag from it, so a mug of washing-up liquid is still a mug),
   ``haz:holdsChild`` (its contents name a small child), ``haz:liquidMl``, ``haz:capacityMl``,
   ``haz:support``, ``haz:relation``, ``haz:beside`` (each landmark it stands beside, both
   ways), ``haz:held`` (the robot holds it), for the object a PLACE sets down
@@ -83,6 +85,7 @@ from cogtree.knowledge.safety.said_of_things import (
 )
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
+    RAISING_FLAGS,
     Descriptions,
     SafetyProperties,
     edible_held,
@@ -308,10 +311,15 @@ class _Facts:
         held = [thing.liquid] if thing.liquid else list(found.liquids_named) if unseen else []
         if unseen and HOLDS_LIQUID in found.kinds:
             self.add(node, "contentsUnknown", _TRUE)
+        taxonomy = household_taxonomy()
         for liquid in (*held, *contents_said(self.said.get(thing.id, ()))):
             self.add(node, "liquid", Literal(liquid))
-            for type_name in sorted(household_taxonomy().types_in(liquid)):
+            held_types = taxonomy.types_in(liquid)
+            for type_name in sorted(held_types):
                 self.add(node, "holds", Literal(type_name))
+            raised = {flag for kind in held_types for flag in taxonomy.properties(kind).flags}
+            for flag in sorted(raised & RAISING_FLAGS):
+                self.add(node, "holdsFlag", Literal(flag))
             if holds_a_child(liquid):
                 self.add(node, "holdsChild", _TRUE)
         if thing.liquid_ml:
