@@ -212,6 +212,13 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     )
 
 
+def raising_flags_held(liquid: str) -> frozenset[str]:
+    """The hazard-raising flags of every type the contents ``liquid`` names ("descaler")."""
+    taxonomy = household_taxonomy()
+    flags = (taxonomy.properties(name).flags for name in taxonomy.types_in(liquid))
+    return frozenset().union(*flags) & RAISING_FLAGS
+
+
 def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     """The hazard-raising flags what the user said gives (see the module docs).
 
@@ -223,8 +230,8 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     kinds: set[str] = set()
     for name in filter(None, map(taxonomy.type_named, said)):
         kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
-    for name in (name for held in contents_said(said) for name in taxonomy.types_in(held)):
-        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)  # "a kitten asleep" in it
+    for held in contents_said(said):
+        kinds.update(raising_flags_held(held))  # "a kitten asleep" in it
     for held in (held for name in said for held in _contents_named(name)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     kinds.update(_touched_kinds(said))

@@ -32,6 +32,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from sys import intern
 from typing import Any, Final
 
@@ -178,6 +179,17 @@ AGE_GROUPS: Final = ("toddler", "child", "adult", "elderly")
 """The values of ``cog:ageGroup`` (the ontology's comment lists them)."""
 
 
+@cache
+def _age_group_senses() -> dict[str, int]:
+    """Each age group's first sense among people in the English dictionary (its offset)."""
+    nouns = shipped_nouns()
+    firsts = {
+        group: next(nouns.broader(group, frozenset([PEOPLE])), None) if nouns else None
+        for group in AGE_GROUPS
+    }
+    return {group: first.offset for group, first in firsts.items() if first is not None}
+
+
 def relation_names(node: Node) -> tuple[str, ...]:
     """What a person is called for who they are to the user or their age ("dad", "kid").
 
@@ -191,10 +203,7 @@ def relation_names(node: Node) -> tuple[str, ...]:
     said = [value for attribute, value in node.values if attribute == "relation"]
     for age in (value for attribute, value in node.values if attribute == "ageGroup"):
         above = {synset.offset for synset in nouns.broader(age, frozenset([PEOPLE]))}
-        firsts = {
-            group: next(nouns.broader(group, frozenset([PEOPLE])), None) for group in AGE_GROUPS
-        }
-        said += [group for group, first in firsts.items() if first and first.offset in above]
+        said += [group for group, first in _age_group_senses().items() if first in above]
     return tuple(dict.fromkeys(word for relation in said for word in nouns.person_words(relation)))
 
 

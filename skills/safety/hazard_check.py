@@ -85,11 +85,11 @@ from cogtree.knowledge.safety.said_of_things import (
 )
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
-    RAISING_FLAGS,
     Descriptions,
     SafetyProperties,
     edible_held,
     named_words,
+    raising_flags_held,
     safety_properties,
 )
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
@@ -311,14 +311,11 @@ class _Facts:
         held = [thing.liquid] if thing.liquid else list(found.liquids_named) if unseen else []
         if unseen and HOLDS_LIQUID in found.kinds:
             self.add(node, "contentsUnknown", _TRUE)
-        taxonomy = household_taxonomy()
         for liquid in (*held, *contents_said(self.said.get(thing.id, ()))):
             self.add(node, "liquid", Literal(liquid))
-            held_types = taxonomy.types_in(liquid)
-            for type_name in sorted(held_types):
+            for type_name in sorted(household_taxonomy().types_in(liquid)):
                 self.add(node, "holds", Literal(type_name))
-            raised = {flag for kind in held_types for flag in taxonomy.properties(kind).flags}
-            for flag in sorted(raised & RAISING_FLAGS):
+            for flag in sorted(raising_flags_held(liquid)):
                 self.add(node, "holdsFlag", Literal(flag))
             if holds_a_child(liquid):
                 self.add(node, "holdsChild", _TRUE)

@@ -68,14 +68,7 @@ def _completed(index: SceneIndex, word: str) -> str | None:
     vocabulary = index.vocabulary
     if MIN_INITIALS <= len(word) < MIN_SAID and lemmas is not None and not lemmas.knows(word):
         return _spelled_out(index, word)
-    if (
-        len(word) < MIN_SAID
-        or lemmas is None
-        or lemmas.knows(word)
-        or word in vocabulary.types_named
-        or word in vocabulary.attributes_named
-        or index.named(word)
-    ):
+    if len(word) < MIN_SAID or lemmas is None or lemmas.knows(word) or _known_here(index, word):
         return None
     stems = [(word, "")] + ([(word[:-1], "s")] if word.endswith("s") else [])
     for stem, ending in stems:
@@ -93,12 +86,19 @@ def _synonym(index: SceneIndex, word: str) -> str | None:
     "specs" is in one synset with "spectacles" (:meth:`~knowledge.scene.taxonomy.Taxonomy.
     type_synonymous`): the word is read as the type's label.
     """
-    vocabulary = index.vocabulary
-    if word in vocabulary.types_named or word in vocabulary.attributes_named or index.named(word):
+    if _known_here(index, word):
         return None
-    kind = household_taxonomy().type_synonymous(word)
+    vocabulary, kind = index.vocabulary, household_taxonomy().type_synonymous(word)
     labels = vocabulary.type_labels.get(kind, ()) if kind is not None else ()
     return labels[0] if labels else None
+
+
+def _known_here(index: SceneIndex, word: str) -> bool:
+    """Whether the belief's vocabulary has a type, an attribute or a name by ``word``."""
+    vocabulary = index.vocabulary
+    return bool(
+        word in vocabulary.types_named or word in vocabulary.attributes_named or index.named(word)
+    )
 
 
 def _spelled_out(index: SceneIndex, initials: str) -> str | None:
