@@ -41,8 +41,9 @@ from cogtree.skills.planning.plan_model import PlanAttempt, Reflection, ToAPlan,
 
 T = TypeVar("T")
 
-Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
-"""Inner-speech readiness decisions (JANUS): act, ask, change domain, or refuse."""
+Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject", "Acknowledge"]
+"""Inner-speech readiness decisions (JANUS): act, ask, change domain, refuse, or answer a
+social turn in kind (thanks, a greeting: nothing asked)."""
 
 Lifetime = Literal["turn", "session"]
 """How long a key's value lives. ``turn``: one turn; :func:`clear` unsets it before the next
@@ -136,7 +137,7 @@ CONTROL = KeySpec(
     "/turn/control",
     Control,
     "TaskReadinessGate (ReadinessGate in the examples)",
-    "the readiness decision: Proceed, Clarify, SwitchDomain or Reject",
+    "the readiness decision: Proceed, Clarify, SwitchDomain, Reject or Acknowledge",
     lifetime="turn",
 )
 MISSING = KeySpec(

@@ -32,6 +32,8 @@ and ``cogtree render`` draws); :func:`create_root` loads it. Tree::
     │   │   └── Respond            outer speech; faithfulness guard against the evidence
     │   ├── Switch                 ControlIs(SwitchDomain) -> SwitchActiveDomain
     │   ├── Clarify                ControlIs(Clarify) -> AskClarification
+    │   ├── Acknowledge            ControlIs(Acknowledge) -> AnswerInKind: thanks, a greeting
+    │   │                          answered in kind (nothing asked)
     │   ├── Refuse                 ControlIs(Reject) -> AskSomeone (failure is fine:
     │   │                          PlanDelegation -> ValidateDelegation -> ExecuteDelegation,
     │   │                          a person present who can does the step the robot cannot)

@@ -24,6 +24,7 @@ from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.knowledge.language.grammar.indifference import HEDGES, without_choice_left
+from cogtree.knowledge.language.grammar.social_acts import courtesy_only, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
@@ -93,10 +94,16 @@ REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she
 """A clause that says why ("... so I don't forget"): a negation after it is about the reason."""
 
 
+ModelControl = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
+"""The decisions the model may answer (Acknowledge is the fast path's alone)."""
+
+
 class InnerSpeech(BoundedText):
     """What inner speech decides; specialised per task by :meth:`TaskReadinessGate.decision_for`."""
 
-    control: Control = Field(description="Proceed, Clarify, SwitchDomain or Reject")
+    control: Control = Field(
+        description="Proceed, Clarify, SwitchDomain or Reject (Acknowledge: thanks, a greeting)"
+    )
     missing: list[str] = Field(
         default_factory=list, description="Clarify: the slots to ask the user about"
     )
@@ -140,7 +147,9 @@ class _Turn:
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
+    Fast path: a social turn (:func:`~knowledge.language.grammar.social_acts.social_acts`:
+    thanks, a greeting, a farewell, and while a question is pending only those) that asks for
+    no task of a pack -> Acknowledge; OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
     frame asks for a skill the robot lacks, unless its part before that is clear -> Reject;
     no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
     template) while the ``planner`` module has no model -> Clarify (missing ``task``: the
@@ -212,7 +221,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
     ``/rationale/<node>``; calibrated: ``/turn/readings`` (options, probabilities, threshold,
     set) and ``/turn/resolved`` cut to the readings of the set. SUCCESS: Proceed. FAILURE:
-    Clarify, SwitchDomain or Reject. RUNNING: scoring the readings (calibrated), checking the
+    Clarify, SwitchDomain, Reject or Acknowledge. RUNNING: scoring the readings (calibrated), checking the
     readings left for hazards, or waiting for the model.
     """
 
@@ -360,6 +369,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def fast_path(self) -> Verdict[InnerSpeech] | None:
         """Reject out of scope, Clarify an unknown task, decide a doubt-free check alone."""
         turn = self._turn
+        if self._social(turn):
+            return self._decide("Acknowledge", [], "a social turn: answered in kind")
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
         if not turn.parsed:
@@ -436,6 +447,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         hazard = turn.hazards or turn.hazard_check_failed
         if hazard and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], self._hazard_refusal(turn))
+        if control == "Acknowledge" and not self._social(turn):
+            return self._decide("Clarify", self._to_ask(), "the turn is no social one")
         if turn.safety and control == "Proceed":
             return self._decide(
                 "Clarify",
@@ -517,6 +530,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             self._decision_types[cache_key] = create_model(
                 f"{pack.name.title()}{task}InnerSpeech",
                 __base__=InnerSpeech,
+                control=(
+                    ModelControl,
+                    Field(description="Proceed, Clarify, SwitchDomain or Reject"),
+                ),
                 missing=missing,
                 domain=domain,
             )
@@ -662,6 +679,15 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         raised = [doubt.describe() for doubt in doubts if not doubt.forbids]
         turn.safety = [doubt for doubt in raised if doubt not in confirmed]
         turn.confirmed = [doubt for doubt in raised if doubt in confirmed]
+
+    def _social(self, turn: _Turn) -> bool:
+        """Whether the turn is a social one that asks no task of a pack ("thanks, I'm allergic
+        to nuts" is a fact to keep), with no question pending or only courtesies."""
+        acts = social_acts(turn.request)
+        if not acts or (turn.frame is not None and turn.frame.task is not None):
+            return False
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        return pending is None or courtesy_only(acts)
 
     def _hazard_check(self, turn: _Turn) -> Callable[[], list[str]] | None:
         """The check of the turn's readings, to run on a worker; None when none is needed.

@@ -63,4 +63,4 @@ def test_catalogue_markdown_lists_every_key() -> None:
     table = keys.catalogue_markdown()
     for spec in keys.CATALOGUE:
         assert f"`{spec.name}`" in table
-    assert "Literal['Proceed', 'Clarify', 'SwitchDomain', 'Reject']" in table
+    assert "Literal['Proceed', 'Clarify', 'SwitchDomain', 'Reject', 'Acknowledge']" in table

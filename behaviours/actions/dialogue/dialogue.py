@@ -9,6 +9,7 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
+from cogtree.knowledge.language.grammar.social_acts import answer_in_kind, social_acts
 
 
 class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -69,6 +70,34 @@ class Say(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         sentence = self.compose(values)
         self.blackboard.set(self.reply_key, sentence)
         self.feedback_message = f"said: {sentence!r}"
+        return Status.SUCCESS
+
+
+class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+    """Answer a social turn in kind: "You're welcome.", "Hello! What can I do for you?".
+
+    Reads ``/turn/frame`` (:func:`~knowledge.language.grammar.social_acts.social_acts`); writes
+    ``/turn/reply``. SUCCESS when the answer was written; FAILURE when the turn has no parse
+    or is no social turn. Never RUNNING.
+    """
+
+    reads = (keys.REQUEST_FRAME,)
+    writes = (keys.REPLY,)
+
+    def __init__(self, name: str = "AnswerInKind") -> None:
+        super().__init__(name)
+        self.reply_key = self.key_of(keys.REPLY)
+
+    def update(self) -> Status:
+        """Write the answer to the turn's social acts."""
+        frame = keys.read_request_frame(self.blackboard)
+        acts = social_acts(frame) if frame is not None else ()
+        if not acts:
+            self.feedback_message = "no social turn to answer"
+            return Status.FAILURE
+        reply = answer_in_kind(acts)
+        self.blackboard.set(self.reply_key, reply)
+        self.feedback_message = f"said: {reply!r} ({', '.join(acts)})"
         return Status.SUCCESS
 
 

@@ -98,6 +98,8 @@ class Words:
     tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
     comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
     address: frozenset[str]  # forms of address, which may open a clause too ("mate, ...")
+    social: Mapping[str, frozenset[tuple[str, ...]]]  # act -> its formulas ("thank you")
+    social_fillers: frozenset[str]  # words a social formula may carry ("oh", "very much")
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]]
     # the verb's first word -> (the words after the object, (kind, key))
@@ -233,6 +235,10 @@ def request_words() -> Words:
     if not isinstance(tags, dict):
         raise WordsError(f"{WORDS_FILE.name}: 'tags' must map closing, address and after_comma")
 
+    social = data.get("social")
+    if not isinstance(social, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'social' must map each social act to its formulas")
+
     def word_set(key: str) -> frozenset[str]:
         return frozenset(str(word).lower() for word in _list(data, key))
 
@@ -296,6 +302,11 @@ def request_words() -> Words:
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
         address=frozenset(_list(tags, "address")),
+        social={
+            str(act): frozenset(_phrase(formula) for formula in _list(social, act))
+            for act in social
+        },
+        social_fillers=word_set("social_fillers"),
     )
 
 
