@@ -42,8 +42,7 @@ from cogtree.skills.planning.plan_model import PlanAttempt, Reflection, ToAPlan,
 T = TypeVar("T")
 
 Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject", "Acknowledge"]
-"""Inner-speech readiness decisions (JANUS): act, ask, change domain, refuse, or answer a
-social turn in kind (thanks, a greeting: nothing asked)."""
+"""Inner-speech readiness decisions (JANUS): act, ask, change domain, refuse, answer thanks."""
 
 Lifetime = Literal["turn", "session"]
 """How long a key's value lives. ``turn``: one turn; :func:`clear` unsets it before the next

@@ -10,7 +10,6 @@ resolutions against the task schema and builds the task instance.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -23,8 +22,8 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.grammar.indifference import HEDGES, without_choice_left
-from cogtree.knowledge.language.grammar.social_acts import courtesy_only, social_acts
+from cogtree.knowledge.language.grammar.indifference import without_choice_left
+from cogtree.knowledge.language.grammar.social_acts import answered_in_kind, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
@@ -53,6 +52,7 @@ from cogtree.knowledge.safety.doubts import (
 )
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.memory_doubts import lifting_doubts, withdrawal_doubts
+from cogtree.knowledge.safety.reversals import reversal_doubts
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_readiness import SlotCheck, ask_speaker_first, check_slots
@@ -82,17 +82,6 @@ from cogtree.skills.safety.hazard_readings import (
 PLANNER_MODULE = "planner"
 """The module that plans tasks without a template (``behaviours.actions.planning.plan_task``)."""
 
-NEGATION = re.compile(
-    r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
-    re.IGNORECASE,
-)
-"""Words that may turn a request around: the fast path does not Proceed on them."""
-ORDER_NEGATION = re.compile(r"(not|never|no longer|don'?t|do not|stop|cancel)\b", re.IGNORECASE)
-"""Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
-
-REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE)
-"""A clause that says why ("... so I don't forget"): a negation after it is about the reason."""
-
 
 ModelControl = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
 """The decisions the model may answer (Acknowledge is the fast path's alone)."""
@@ -101,9 +90,7 @@ ModelControl = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
 class InnerSpeech(BoundedText):
     """What inner speech decides; specialised per task by :meth:`TaskReadinessGate.decision_for`."""
 
-    control: Control = Field(
-        description="Proceed, Clarify, SwitchDomain or Reject (Acknowledge: thanks, a greeting)"
-    )
+    control: Control = Field(description="Proceed, Clarify, SwitchDomain, Reject or Acknowledge")
     missing: list[str] = Field(
         default_factory=list, description="Clarify: the slots to ask the user about"
     )
@@ -148,9 +135,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
     Fast path: a social turn (:func:`~knowledge.language.grammar.social_acts.social_acts`:
-    thanks, a greeting, a farewell, and while a question is pending only those) that asks for
-    no task of a pack -> Acknowledge; OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
-    frame asks for a skill the robot lacks, unless its part before that is clear -> Reject;
+    thanks, a greeting, a farewell, and while a question is pending only those or a dismissal)
+    that asks for no task of a pack but its catch-all -> Acknowledge; OutOfScope -> Reject; a
+    safety doubt that forbids -> Reject; a request whose frame asks for a skill the robot
+    lacks, unless its part before that is clear -> Reject;
     no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
     template) while the ``planner`` module has no model -> Clarify (missing ``task``: the
     question asks what to do) rather than Proceed into a turn where nothing is done;
@@ -221,8 +209,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
     ``/rationale/<node>``; calibrated: ``/turn/readings`` (options, probabilities, threshold,
     set) and ``/turn/resolved`` cut to the readings of the set. SUCCESS: Proceed. FAILURE:
-    Clarify, SwitchDomain, Reject or Acknowledge. RUNNING: scoring the readings (calibrated), checking the
-    readings left for hazards, or waiting for the model.
+    Clarify, SwitchDomain, Reject or Acknowledge. RUNNING: scoring the readings (calibrated),
+    checking the readings left for hazards, or waiting for the model.
     """
 
     reads = (
@@ -369,7 +357,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def fast_path(self) -> Verdict[InnerSpeech] | None:
         """Reject out of scope, Clarify an unknown task, decide a doubt-free check alone."""
         turn = self._turn
-        if self._social(turn):
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        asks = turn.frame is not None and turn.frame.task is not None
+        asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
+        if answered_in_kind(
+            social_acts(turn.request), asks_a_task=asks, question_waits=bool(pending)
+        ):
             return self._decide("Acknowledge", [], "a social turn: answered in kind")
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
@@ -447,8 +440,6 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         hazard = turn.hazards or turn.hazard_check_failed
         if hazard and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], self._hazard_refusal(turn))
-        if control == "Acknowledge" and not self._social(turn):
-            return self._decide("Clarify", self._to_ask(), "the turn is no social one")
         if turn.safety and control == "Proceed":
             return self._decide(
                 "Clarify",
@@ -530,10 +521,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             self._decision_types[cache_key] = create_model(
                 f"{pack.name.title()}{task}InnerSpeech",
                 __base__=InnerSpeech,
-                control=(
-                    ModelControl,
-                    Field(description="Proceed, Clarify, SwitchDomain or Reject"),
-                ),
+                control=(ModelControl, ...),
                 missing=missing,
                 domain=domain,
             )
@@ -643,22 +631,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         correction = "correction" in turn.schema.model_fields and bool(
             frame.slots.get("correction")
         )
-        reason = REASON.search(text)
-        for pattern, what in ((NEGATION, "negation"), (HEDGES, "hedging")):
-            matches = list(pattern.finditer(text))
-            if pattern is NEGATION and reason is not None:
-                matches = [match for match in matches if match.start() < reason.start()]
-            if pattern is NEGATION and turn.request.steps:  # one in a statement beside it
-                asides = [c for c in turn.request.context if not ORDER_NEGATION.match(c.strip())]
-                spans = [(at, at + len(c)) for c in asides if (at := text.find(c)) >= 0]
-                matches = [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
-            found = [match.group(0) for match in matches]
-            if pattern is NEGATION:
-                if correction:
-                    continue
-                found = [word for word in found if not _inside_a_slot(word, frame)]
-            if found:
-                doubts.append(f"{what}: {found[0]!r}")
+        doubts += reversal_doubts(text, frame, turn.request, correction=correction)
         return doubts
 
     def _weigh_safety(self, turn: _Turn, said: list[str]) -> None:
@@ -679,15 +652,6 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         raised = [doubt.describe() for doubt in doubts if not doubt.forbids]
         turn.safety = [doubt for doubt in raised if doubt not in confirmed]
         turn.confirmed = [doubt for doubt in raised if doubt in confirmed]
-
-    def _social(self, turn: _Turn) -> bool:
-        """Whether the turn is a social one that asks no task of a pack ("thanks, I'm allergic
-        to nuts" is a fact to keep), with no question pending or only courtesies."""
-        acts = social_acts(turn.request)
-        if not acts or (turn.frame is not None and turn.frame.task is not None):
-            return False
-        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-        return pending is None or courtesy_only(acts)
 
     def _hazard_check(self, turn: _Turn) -> Callable[[], list[str]] | None:
         """The check of the turn's readings, to run on a worker; None when none is needed.
@@ -818,17 +782,3 @@ def _sequence(steps: Sequence[tuple[IntentStep, SlotCheck]]) -> TaskSequence:
         assert check.task is not None, "a sequence proceeds only when every step is complete"
         done.append(SequencedTask(task=step.task, said=step.said, values=check.task))
     return TaskSequence(steps=done)
-
-
-def _inside_a_slot(word: str, frame: IntentFrame) -> bool:
-    """Whether ``word`` is part of a slot's said value ("don't like" as a relation).
-
-    A negation the pack's lexicon already read into a slot is understood; only a negation
-    outside every slot may turn the request around.
-    """
-    pattern = re.compile(rf"\b{re.escape(word.lower())}\b")
-    for value in frame.slots.values():
-        items = value if isinstance(value, list) else [value]
-        if any(isinstance(item, str) and pattern.search(item.lower()) for item in items):
-            return True
-    return False

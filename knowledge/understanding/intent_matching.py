@@ -288,8 +288,8 @@ def continuation(
 
     A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
     magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
-    Nor do thanks, a greeting or a farewell
-    (:func:`~knowledge.language.grammar.social_acts.courtesy_only`: "hello" is no thing asked about).
+    Nor do thanks, a greeting or a farewell ("hello" is no thing asked about:
+    :func:`~knowledge.language.grammar.social_acts.courtesy_only`).
     An answer of the place kind (:mod:`~knowledge.understanding.answer_kinds`, from the turn's
     parse ``frame``) to a question where a thing the robot has never seen is tells where it
     is: it is noted (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as

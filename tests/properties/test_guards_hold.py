@@ -38,7 +38,6 @@ from pydantic import BaseModel
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.respond import SAFE_PHRASES
-from cogtree.behaviours.gates.task_readiness import NEGATION
 from cogtree.evaluation.scenarios.scenario_run import TurnRecord, scenario_session
 from cogtree.knowledge.memory.model import (
     TRUSTED_SOURCES,
@@ -54,6 +53,7 @@ from cogtree.knowledge.safety.doubts import (
     explicit_yes,
     safety_doubts,
 )
+from cogtree.knowledge.safety.reversals import NEGATION
 from cogtree.knowledge.understanding.faithfulness import Support, check_reply
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.understanding.turn_state import (

@@ -532,3 +532,28 @@ def test_a_no_to_the_proposed_home_asks_where_instead(talk: Dialogue) -> None:
     done = talk.say("on the kitchen table")
     assert done.control == "Proceed", done.reply
     assert talk.simulator.world.state.placements["jam"].support == "kitchen_table"
+
+
+# -- social turns are answered in kind, never refused or read as answers ------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("thank you", "You're welcome."),
+        ("hello, how are you?", "Hello! I'm well, thank you. What can I do for you?"),
+        ("no thanks, I'm fine", "All right."),
+    ],
+)
+def test_a_social_turn_is_answered_in_kind(talk: Dialogue, said: str, answer: str) -> None:
+    heard = talk.say(said)
+    assert (heard.control, heard.reply) == ("Acknowledge", answer)
+
+
+def test_thanks_said_while_a_question_waits_leave_the_question_waiting(talk: Dialogue) -> None:
+    asked = talk.say("bring me a cup")
+    assert asked.control == "Clarify"
+    assert talk.say("hello").reply == "Hello! What can I do for you?"  # not a thing asked about
+    done = talk.say("the white one")
+    assert done.control == "Proceed"
+    assert "brought you the white cup" in done.reply

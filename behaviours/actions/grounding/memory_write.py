@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.language.grammar.social_acts import SocialAct, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
@@ -196,7 +197,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     again after the reply once, else dropped, and the reply says which. Otherwise, on Proceed it
     clears
     ``/session/pending`` (the task the robot asked about has run); on Clarify, Reject or
-    SwitchDomain it keeps it, but a confirmation it asks for (``confirm``) holds for the next
+    SwitchDomain it keeps it (on Acknowledge too, unless the turn dismissed it: "never mind"),
+    but a confirmation it asks for (``confirm``) holds for the next
     turn only: a turn whose reply does not end with its question drops it. The turn's request
     is kept for a follow-up that adds to it ("and the pepper too") only when it was let through
     (Proceed: it still meets every gate again when carried on);
@@ -344,6 +346,10 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             return []
         control = keys.read_optional(self.blackboard, self.control_key, str)
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        frame = keys.read_request_frame(self.blackboard)
+        if control == "Acknowledge" and frame and SocialAct.DISMISSAL in social_acts(frame):
+            self.blackboard.unset(self.pending_key)
+            return [f"pending {pending.task} dismissed"]
         if control in ("Proceed", "Reject") and moves_on(pending, intent):
             reply = keys.read_optional(self.blackboard, self.reply_key, str) or ""
             settled = settle_moved_on(pending, reply)

@@ -1,4 +1,4 @@
-"""Social turns: thanks, greetings, farewells, acknowledgements and declines, answered in kind.
+"""Social turns: thanks, greetings, farewells, acknowledgements, declines: answered in kind.
 
 "Thank you", "hello there, how are you doing today?", "Nah, best not - early start tomorrow.
 Cheers though." ask the robot for nothing; read as requests they are out of scope ("Sorry, I
@@ -10,8 +10,9 @@ between them left out: "oh, thanks very much though"), and every other clause as
 determiner, "early start tomorrow" but not "the blue one"). A step read from a social clause
 ("take care": a "take") does not count, and a yes ("yes please, you're a star") makes the turn
 an answer or a want, never a social turn. :func:`courtesy_only` tells the acts that can
-never answer a question (thanks, greetings, farewells) from those that may ("no", "ok"), and
-:func:`answer_in_kind` is what the robot says back.
+never answer a question (thanks, greetings, farewells) from those that may ("no", "ok"); a
+dismissal ("never mind", "no thanks") drops a question that waits. :func:`answer_in_kind` is
+what the robot says back.
 """
 
 from __future__ import annotations
@@ -19,12 +20,31 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Final
+from typing import Final, Protocol
 
 from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.question_form import asks_whether
-from cogtree.knowledge.language.request_frame import RequestFrame
+
+
+class Said(Protocol):
+    """A part of a parse that was read from a clause (a step of the request frame)."""
+
+    @property
+    def text(self) -> str:
+        """The clause it was read from."""
+
+
+class Parse(Protocol):
+    """What a social turn is read from: the request frame (the grammar sits below it)."""
+
+    @property
+    def text(self) -> str:
+        """The utterance parsed."""
+
+    @property
+    def steps(self) -> Sequence[Said]:
+        """The steps read from it."""
 
 
 class SocialAct(StrEnum):
@@ -37,6 +57,7 @@ class SocialAct(StrEnum):
     ACKNOWLEDGEMENT = "acknowledgement"
     ACCEPT = "accept"
     DECLINE = "decline"
+    DISMISSAL = "dismissal"
 
 
 COURTESIES: Final = frozenset({SocialAct.THANKS, SocialAct.GREETING, SocialAct.ASKED_AFTER})
@@ -74,7 +95,7 @@ def clause_acts(clause: str) -> tuple[SocialAct, ...]:
     return tuple(acts)
 
 
-def social_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
+def social_acts(frame: Parse) -> tuple[SocialAct, ...]:
     """The social acts of the turn of ``frame`` in order; empty when it is no social turn.
 
     A social turn has a social clause, no other clause that asks (a step, a question), and no
@@ -101,17 +122,28 @@ def courtesy_only(acts: Sequence[SocialAct]) -> bool:
     return bool(acts) and all(act in COURTESIES or act == SocialAct.FAREWELL for act in acts)
 
 
+def answered_in_kind(acts: Sequence[SocialAct], *, asks_a_task: bool, question_waits: bool) -> bool:
+    """Whether a turn of ``acts`` is answered in kind rather than read as a request or answer.
+
+    Not when it asks a task of a pack ("thanks, I'm allergic to nuts" is a fact to keep);
+    while a question waits, only courtesies and a dismissal ("never mind") are.
+    """
+    if not acts or asks_a_task:
+        return False
+    return not question_waits or courtesy_only(acts) or SocialAct.DISMISSAL in acts
+
+
 def answer_in_kind(acts: Sequence[SocialAct]) -> str:
     """What the robot says back to a social turn of ``acts`` (one sentence or two).
 
-    An acknowledgement or a decline is taken as said ("All right."), whatever thanks come with
-    it; otherwise thanks are welcomed and a greeting returned with an offer of help, unless the
-    turn says goodbye.
+    An acknowledgement, a decline or a dismissal is taken as said ("All right."), whatever
+    thanks come with it; otherwise thanks are welcomed and a greeting returned with an offer
+    of help, unless the turn says goodbye.
     """
     if not acts:
         raise ValueError("answer_in_kind needs at least one social act")
     leaving = SocialAct.FAREWELL in acts
-    if SocialAct.ACKNOWLEDGEMENT in acts or SocialAct.DECLINE in acts:
+    if {SocialAct.ACKNOWLEDGEMENT, SocialAct.DECLINE, SocialAct.DISMISSAL} & set(acts):
         return "All right. Goodbye!" if leaving else "All right."
     said = [
         sentence

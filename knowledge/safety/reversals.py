@@ -1,0 +1,76 @@
+"""Words that may turn a request around: negation and hedging, doubts a fast path leaves alone.
+
+"Don't put the mug in the sink", "put it in the sink, or maybe not": the request a pack's
+matcher read may be the opposite of what was meant, so the readiness gate does not decide it
+without the model. :func:`reversal_doubts` finds them in what was said, and leaves out the
+negations that do not turn the request around: one the pack's lexicon read into a slot ("don't
+like" as a relation), one after a reason ("... so I don't forget"), one in a statement beside
+the request ("it's not clean, wipe the table"), and any in a correction the pack reads itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from cogtree.knowledge.language.grammar.indifference import HEDGES
+from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.understanding.turn_state import IntentFrame
+
+NEGATION: Final = re.compile(
+    r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
+    re.IGNORECASE,
+)
+"""Words that may turn a request around: the fast path does not Proceed on them."""
+ORDER_NEGATION: Final = re.compile(
+    r"(not|never|no longer|don'?t|do not|stop|cancel)\b", re.IGNORECASE
+)
+"""Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
+
+REASON: Final = re.compile(
+    r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE
+)
+"""A clause that says why ("... so I don't forget"): a negation after it is about the reason."""
+
+
+def reversal_doubts(
+    text: str, frame: IntentFrame, request: RequestFrame, *, correction: bool
+) -> list[str]:
+    """The negation and hedging doubts of ``text`` (module docstring), the first of each kind.
+
+    ``frame``: the intent its slots came from; ``request``: the turn's parse (its context
+    clauses are the statements beside the request); ``correction``: the frame says the
+    request corrects an earlier one, whose negation the pack reads.
+    """
+    doubts = []
+    reason = REASON.search(text)
+    for pattern, what in ((NEGATION, "negation"), (HEDGES, "hedging")):
+        matches = list(pattern.finditer(text))
+        if pattern is NEGATION and reason is not None:
+            matches = [match for match in matches if match.start() < reason.start()]
+        if pattern is NEGATION and request.steps:  # one in a statement beside it
+            asides = [c for c in request.context if not ORDER_NEGATION.match(c.strip())]
+            spans = [(at, at + len(c)) for c in asides if (at := text.find(c)) >= 0]
+            matches = [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
+        found = [match.group(0) for match in matches]
+        if pattern is NEGATION:
+            if correction:
+                continue
+            found = [word for word in found if not _inside_a_slot(word, frame)]
+        if found:
+            doubts.append(f"{what}: {found[0]!r}")
+    return doubts
+
+
+def _inside_a_slot(word: str, frame: IntentFrame) -> bool:
+    """Whether ``word`` is part of a slot's said value ("don't like" as a relation).
+
+    A negation the pack's lexicon already read into a slot is understood; only a negation
+    outside every slot may turn the request around.
+    """
+    pattern = re.compile(rf"\b{re.escape(word.lower())}\b")
+    for value in frame.slots.values():
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and pattern.search(item.lower()) for item in items):
+            return True
+    return False
