@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.actions.grounding.post_process import PostProcess
+from cogtree.behaviours.actions.grounding.post_process import PostProcess, _named_nodes
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.slot_values import normalised, quantity
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
@@ -828,3 +829,10 @@ def test_a_thing_found_only_by_its_labels_words_is_told_of_but_only_asked_about(
     if guessed:
         said = "only the words of the hand towel or the dirty hand towel match"
         assert said in " ".join(found.reasons)
+
+
+def test_a_persons_word_names_the_person_only_as_the_head_of_what_is_said() -> None:
+    people = Lexicon("people", {"mia": ["mia", "kid"], "ethan": ["ethan", "kid"]})
+    assert _named_nodes("the wimpy kid book", people) == ["mia", "ethan"]  # any word may
+    assert _named_nodes("the wimpy kid book", people, head=True) == []  # a book
+    assert _named_nodes("the kid on the sofa", people, head=True) == ["mia", "ethan"]

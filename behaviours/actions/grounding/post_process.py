@@ -368,7 +368,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 people = (
                     []
                     if named
-                    else _named_nodes(item, lookup.people) or self._meant(item, lookup.people)
+                    else _named_nodes(item, lookup.people, head=True)
+                    or self._meant(item, lookup.people)
                 )
                 if people:  # "pick up grandma": the words name a person, whom the plan's
                     ids.extend(people)  # hazard rules then refuse to treat as an object
@@ -462,8 +463,11 @@ WHERE_WORDS: Final = PLACE_PREPOSITIONS | PLACE_WORDS
 """Words that open where a thing is or comes from after its name ("... on the saucer")."""
 
 
-def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
+def _named_nodes(item: str, lexicon: Lexicon | None, *, head: bool = False) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
+
+    ``head``: only by the words that end the thing's description, its head ("lift the kid",
+    but not "the Wimpy Kid book": a book).
 
     Every node with the name counts: "Alex" for two people named Alex is ambiguous. A name
     said as an owner ("Jordan's") names whose the thing is, not the thing.
@@ -472,7 +476,8 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     (type, colour, owner), not the names of people or of single pieces of furniture. Only the
     words before those that say where the thing is, or where it comes from, are read: "the
     teabags on the saucer" names no saucer, "the juice out of the glass" no glass. When they
-    name nothing, a label said whole, place words and all, still counts ("window by the bed").
+    name nothing (a type's word names no one thing), a label said whole, place words and all,
+    still counts ("the window by the bed").
     """
     if lexicon is None:
         return []
@@ -480,15 +485,18 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     spans = [word.span() for word in re.finditer(r"\S+", item)]
     cut = join_at([item[start:end].lower() for start, end in spans], WHERE_WORDS)
     thing = item[: spans[cut][0]] if cut is not None else item  # "the teabags on the saucer"
-    mentions = lexicon.find(thing) or [  # else a label said whole, its place words in it
-        m for m in lexicon.find(item) if _said_whole(item, m.start, m.end)
-    ]
-    for mention in mentions:
-        if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
-            continue  # "not Jordan's": the owner of the thing meant, not the thing
-        for node in lexicon.claimants(mention.text) or [mention.id]:
-            if not node.startswith(TYPE_PREFIX) and node not in named:
-                named.append(node)
+    whole = [m for m in lexicon.find(item) if _said_whole(item, m.start, m.end)]
+    for mentions in (lexicon.find(thing), whole):  # else a label said whole, place words in it
+        for mention in mentions:
+            if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
+                continue  # "not Jordan's": the owner of the thing meant, not the thing
+            if head and thing[mention.end :].strip():
+                continue  # a word that describes the thing named after it
+            for node in lexicon.claimants(mention.text) or [mention.id]:
+                if not node.startswith(TYPE_PREFIX) and node not in named:
+                    named.append(node)
+        if named:
+            break
     return named
 
 

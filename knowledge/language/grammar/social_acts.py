@@ -107,6 +107,8 @@ def social_acts(frame: Parse) -> tuple[SocialAct, ...]:
         return ()
     acts = tuple(act for acts in social.values() for act in acts)
     plain = [clause for clause, acts in social.items() if not acts]
+    if any(_opens_with_yes(clause) for clause in plain):  # "yeah, that'll do"
+        return ()
     determiners = request_words().determiners
     names = any(word in determiners for clause in plain for word in _words(clause))
     if SocialAct.ACCEPT in acts or names or any(asks_whether(clause) for clause in plain):
@@ -115,6 +117,13 @@ def social_acts(frame: Parse) -> tuple[SocialAct, ...]:
     if any(" ".join(_words(step.text)) not in said for step in frame.steps):
         return ()
     return acts
+
+
+def _opens_with_yes(clause: str) -> bool:
+    """Whether ``clause`` opens with a yes (after fillers): "yeah that'll do"."""
+    said = [word for word in _words(clause) if word not in request_words().social_fillers]
+    accepts = request_words().social[SocialAct.ACCEPT]
+    return any(tuple(said[: len(formula)]) == formula for formula in accepts)
 
 
 def courtesy_only(acts: Sequence[SocialAct]) -> bool:
