@@ -219,6 +219,23 @@ def raising_flags_held(liquid: str) -> frozenset[str]:
     return frozenset().union(*flags) & RAISING_FLAGS
 
 
+def liquids_said_to_be(said: Iterable[str]) -> tuple[str, ...]:
+    """What a vessel is said to be, read as what it holds: "that glass is whisky" holds whisky.
+
+    Only what names a drink, a chemical or a medicine (the taxonomy's type of it): "that glass
+    is a wine glass" says what the glass is, not what is in it.
+    """
+    taxonomy = household_taxonomy()
+    held = []
+    for phrase in said:
+        named = taxonomy.type_named(phrase)
+        flags = taxonomy.properties(named).flags if named is not None else frozenset()
+        drink = named is not None and "Drink" in taxonomy.categories_of(named)
+        if drink or flags & {"chemical", "medicine"}:
+            held.append(phrase)
+    return tuple(held)
+
+
 def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     """The hazard-raising flags what the user said gives (see the module docs).
 

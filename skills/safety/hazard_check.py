@@ -88,6 +88,7 @@ from cogtree.knowledge.safety.thing_properties import (
     Descriptions,
     SafetyProperties,
     edible_held,
+    liquids_said_to_be,
     named_words,
     raising_flags_held,
     safety_properties,
@@ -311,7 +312,9 @@ class _Facts:
         held = [thing.liquid] if thing.liquid else list(found.liquids_named) if unseen else []
         if unseen and HOLDS_LIQUID in found.kinds:
             self.add(node, "contentsUnknown", _TRUE)
-        for liquid in (*held, *contents_said(self.said.get(thing.id, ()))):
+        said = self.said.get(thing.id, ())
+        as_held = liquids_said_to_be(said) if HOLDS_LIQUID in found.kinds else ()
+        for liquid in (*held, *contents_said(said), *as_held):
             self.add(node, "liquid", Literal(liquid))
             for type_name in sorted(household_taxonomy().types_in(liquid)):
                 self.add(node, "holds", Literal(type_name))
