@@ -83,6 +83,7 @@ from cogtree.knowledge.safety.said_of_things import (
     quoted,
     states_said,
 )
+from cogtree.knowledge.safety.said_prohibitions import falls_under
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
     Descriptions,
@@ -178,10 +179,13 @@ class Said:
     """Person id (``SPEAKER``: the speaker) -> what the user said of them."""
     offered: bool = False
     """Whether the robot brings things nobody asked it to bring."""
+    kept_from: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Person id -> what the user said must be kept from them (:mod:`.said_prohibitions`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "of_things", MappingProxyType(dict(self.of_things)))
         object.__setattr__(self, "of_people", MappingProxyType(dict(self.of_people)))
+        object.__setattr__(self, "kept_from", MappingProxyType(dict(self.kept_from)))
 
 
 NOTHING_SAID = Said()
@@ -289,6 +293,17 @@ class _Facts:
         if thing.owner is not None:
             self.add(node, "owner", _node(thing.owner))
             self.describe(thing.owner)
+        for person, phrases in self.heard.kept_from.items():
+            kept = [
+                p
+                for p in phrases
+                if falls_under(p, described.seen_names, thing.material, found.types)
+            ]
+            if kept and person in self.belief.people:
+                self.add(node, "keptFrom", _node(person))
+                self.describe(person)
+                said = tuple(f'"{phrase}"' for phrase in kept)
+                self.quotes[thing.id] = tuple(dict.fromkeys(self.quotes.get(thing.id, ()) + said))
         if thing.mass_kg is not None:
             self.add(node, "massKg", _number(thing.mass_kg))
         if thing.kind == "object" and thing.is_open is False:

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
-from cogtree.knowledge.safety.said_of_people import said_of_people
+from cogtree.knowledge.safety.said_of_people import CHILDREN, said_of_people
 from cogtree.knowledge.safety.said_of_things import said_of_things
+from cogtree.knowledge.safety.said_prohibitions import kept_from
 from cogtree.knowledge.safety.thing_properties import Descriptions
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model.belief import Belief
@@ -54,11 +55,15 @@ class PlanHazards:
     def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
         """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
         if self._said_of is None:  # the things' names do not change within a plan
+            labels = labels_of(belief.people.values())
+            children = [p.id for p in belief.people.values() if p.age_group in CHILDREN]
+            names = {person: labels.get(person, person) for person in belief.people}
             self._said_of = Said(
                 said_about(belief, self.said),
                 self.speaker,
-                said_of_people(self.said, belief.people, labels_of(belief.people.values())),
+                said_of_people(self.said, belief.people, labels),
                 self.offered,
+                kept_from(self.said, names, children),
             )
         return step_hazards(
             self.rules,

@@ -365,12 +365,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
-                people = (
-                    []
-                    if named
-                    else _named_nodes(item, lookup.people, head=True)
-                    or self._meant(item, lookup.people)
-                )
+                heads = [] if named else _named_nodes(item, lookup.people, head=True)
+                people = heads or ([] if named else self._meant(item, lookup.people))
                 if people:  # "pick up grandma": the words name a person, whom the plan's
                     ids.extend(people)  # hazard rules then refuse to treat as an object
                     reasons.extend(f"'{item}' names {node}, a person" for node in people)

@@ -1,0 +1,44 @@
+"""What the user said must be kept from a person, and which things that names."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.safety.said_prohibitions import falls_under, kept_from
+
+NAMES = {"mia": "Mia", "tom": "Tom", "leo": "Leo", "p2": "Ana Silva"}
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Don't give Mia anything made of glass", {"mia": ("anything made of glass",)}),
+        ("never hand Tom a knife, he's clumsy", {"tom": ("a knife",)}),
+        ("please don't let Leo have the sweets", {"leo": ("the sweets",)}),
+        ("don't give the wine to Mia", {"mia": ("the wine",)}),
+        ("keep the scissors away from Tom", {"tom": ("the scissors",)}),
+        ("Mia isn't allowed glass - she dropped one", {"mia": ("glass",)}),
+        ("Ana mustn't have sugar", {"p2": ("sugar",)}),
+        ("keep the kids away from the oven", {"leo": ("the oven",), "mia": ("the oven",)}),
+    ],
+)
+def test_a_prohibition_is_read_for_the_people_it_names(
+    said: str, kept: dict[str, tuple[str, ...]]
+) -> None:
+    assert kept_from([said], NAMES, children=["mia", "leo"]) == kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["don't give up", "give Mia the glass", "keep the glass on the shelf", "Tom has a knife"],
+)
+def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
+    assert kept_from([said], NAMES, children=["mia"]) == {}
+
+
+def test_a_thing_falls_under_a_prohibition_by_a_word_a_material_or_a_type() -> None:
+    assert falls_under("anything made of glass", ["tumbler"], "glass", set())  # its material
+    assert falls_under("a knife", ["bread knife"], "metal", set())  # a word of its label
+    assert falls_under("knives", ["cleaver"], None, {"Cleaver", "Knife"})  # a type it is
+    assert not falls_under("glass", ["mug"], "ceramic", {"Mug"})
+    assert not falls_under("anything", ["mug"], None, {"Mug"})  # no word names a thing
