@@ -299,10 +299,12 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
 
 
 _PUT_IN = re.compile(
-    r"\b(?:i|we|he|she|they|you)\s+(?:have\s+|had\s+|just\s+)*"
-    r"(?:put|added|used|mixed|stirred|baked)\s+(?P<what>.+?)\s+(?:in|into)\s+(?P<where>.+)$"
+    r"\b(?:i|we|he|she|they|you)(?:'ve|'d)?\s+(?:have\s+|had\s+|just\s+)*"
+    r"(?:put|added|used|mixed|stirred|baked|poured|dissolved|tipped|emptied|decanted|soaked)"
+    r"\s+(?P<what>.+?)\s+(?:in|into)\s+(?P<where>.+)$"
 )
-"""Someone saying what they put into a thing ("I put peanut butter in the flapjacks")."""
+"""Someone saying what they put into a thing ("I put peanut butter in the flapjacks", "I've
+dissolved my aspirin in that glass")."""
 
 
 _HAS = re.compile(
@@ -499,22 +501,25 @@ def _name_ending(words: list[str], end: int, names: _Names) -> tuple[int, str | 
 
 
 def _last_named(clause: str, names: _Names) -> str | None:
-    """The thing whose name occurs last in ``clause`` (the longest name at a place first).
+    """The thing whose name occurs last in ``clause``, names read as :func:`_named_in` does.
 
-    A look-up of the clause's word runs, so it costs the clause's length, not the names'.
-    A possessive names its owner ("the stepladder's had it").
+    "The glass on the table isn't water" names the glass last when "glass on the table" is
+    its name, not the table; a possessive names its owner ("the stepladder's had it").
     """
-    words = [word.removesuffix("'s") for word in re.findall(r"[a-z0-9']+", clause)]
-    for start in range(len(words) - 1, -1, -1):
-        for end in range(min(len(words), start + names.longest), start, -1):
-            thing = names.named(words[start:end])
-            if thing is not None:
-                return thing
-    return None
+    named = _named_in(clause, names)
+    return named[-1] if named else None
 
 
 def _all_named(clause: str, names: _Names) -> list[str]:
-    """Every thing whose name occurs in ``clause``, in order (the longest name at a place)."""
+    """Every thing whose name occurs in ``clause``, each once, in order."""
+    return list(dict.fromkeys(_named_in(clause, names)))
+
+
+def _named_in(clause: str, names: _Names) -> list[str]:
+    """The things the names in ``clause`` name, in order (the longest name at a place).
+
+    A look-up of the clause's word runs, so it costs the clause's length, not the names'.
+    """
     words = [word.removesuffix("'s") for word in re.findall(r"[a-z0-9']+", clause)]
     found, start = [], 0
     while start < len(words):
@@ -526,7 +531,7 @@ def _all_named(clause: str, names: _Names) -> list[str]:
         if end > start:
             found.append(names.named(words[start:end]))
         start = max(end, start + 1)
-    return [thing for thing in dict.fromkeys(found) if thing is not None]
+    return [thing for thing in found if thing is not None]
 
 
 class _Names:
