@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from cogtree.knowledge.language.grammar.clause import Clause
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import Words, request_words
-from cogtree.knowledge.scene.taxonomy import HOUSEHOLD_LEXNAMES, household_taxonomy
-from cogtree.knowledge.wording import singular
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 
 def wants_at(clause: Clause) -> int:
@@ -45,14 +43,13 @@ def _dropped_subject_wants() -> frozenset[str]:
 def names_no_thing(objects: Sequence[ObjectPhrase], lexicon: Words) -> bool:
     """Whether what is wanted names no thing to bring: only indefinites, or how a thing is.
 
-    "I need something" wants nothing named yet, "I need the space" or "I need a hug" nothing
-    a home holds (:func:`_no_thing`). "I need the dressing table clear", "I want my
+    "I need something" wants nothing named yet. "I need the dressing table clear", "I want my
     tea hot": the one phrase ends with a word the dictionary knows as an adjective, the words
     before it name a type and the whole phrase names none, and the speaker wants the thing
     so, not brought (:func:`~knowledge.scene.taxonomy.Taxonomy.type_named`; "the red mug"
     ends with its noun, "the table salt" and "the bath mat" name types whole).
     """
-    if all(phrase.head in lexicon.indefinites or _no_thing(phrase.head) for phrase in objects):
+    if all(phrase.head in lexicon.indefinites for phrase in objects):
         return True
     lemmas = shipped_lemmas()
     if len(objects) != 1 or not objects[0].modifiers or lemmas is None:
@@ -61,16 +58,3 @@ def names_no_thing(objects: Sequence[ObjectPhrase], lexicon: Words) -> bool:
     thing = taxonomy.type_named(" ".join(phrase.modifiers))
     whole = taxonomy.type_named(" ".join((*phrase.modifiers, phrase.head)))
     return bool(lemmas.lemma_of(phrase.head, "adj")) and thing is not None and whole is None
-
-
-def _no_thing(head: str) -> bool:
-    """Whether ``head`` is a word whose first sense is nothing a home holds ("space", "hug").
-
-    The dictionary knows the word, its most frequent noun sense is in none of the taxonomy's
-    :data:`~knowledge.scene.taxonomy.HOUSEHOLD_LEXNAMES` (an act, a place, a time), and the
-    taxonomy names no type by it: a word the dictionary does not know ("Brita") may be a name.
-    """
-    nouns = shipped_nouns()
-    files = nouns.files(singular(head)) if nouns is not None else ()
-    known = household_taxonomy().type_named(head) is not None
-    return bool(files) and files[0] not in HOUSEHOLD_LEXNAMES and not known
