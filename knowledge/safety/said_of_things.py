@@ -39,8 +39,12 @@ DETERMINERS = SUBJECT_WORDS | {"a", "an", "some", "any"}
 POINTING = frozenset({"it", "that", "this"})
 """Subjects that stand for the thing named last."""
 
-LEAD_INS = re.compile(r"^(?:careful|be careful|watch out|mind|note|remember|by the way|fyi|oh)\W+")
-"""Words before a statement's subject ("careful, the hob's hot")."""
+LEAD_INS = re.compile(
+    r"^(?:careful|be careful|watch out|mind|note|remember|by the way|fyi|oh|i think|i reckon|"
+    r"i believe|i guess|i suspect|i'm pretty sure|pretty sure|i'm sure)(?: that)?\W+"
+)
+"""Words before a statement's subject ("careful, the hob's hot"; a belief hedged is said all
+the same: "I think the glass is cracked")."""
 
 REPORTED = re.compile(
     r"^(?:i|we)\s+(?:think\s+|thought\s+|reckon\s+)?(?:i\s+|we\s+)?"

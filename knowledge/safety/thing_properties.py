@@ -212,10 +212,23 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     )
 
 
+def types_held(contents: str) -> frozenset[str]:
+    """Every type ``contents`` names, with its categories ("wine and water": both).
+
+    The taxonomy's own words first; when they name nothing, WordNet's guess
+    (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "a wasp" is an animal), which
+    never makes a thing food or drink: a guess only adds what raises a hazard.
+    """
+    taxonomy = household_taxonomy()
+    named = taxonomy.types_in(contents)
+    guessed = taxonomy.type_derived(contents) if not named else None
+    return named or frozenset({guessed, *taxonomy.categories_of(guessed)} if guessed else ())
+
+
 def raising_flags_held(liquid: str) -> frozenset[str]:
     """The hazard-raising flags of every type the contents ``liquid`` names ("descaler")."""
     taxonomy = household_taxonomy()
-    flags = (taxonomy.properties(name).flags for name in taxonomy.types_in(liquid))
+    flags = (taxonomy.properties(name).flags for name in types_held(liquid))
     return frozenset().union(*flags) & RAISING_FLAGS
 
 

@@ -93,8 +93,8 @@ from cogtree.knowledge.safety.thing_properties import (
     named_words,
     raising_flags_held,
     safety_properties,
+    types_held,
 )
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
@@ -331,7 +331,7 @@ class _Facts:
         as_held = liquids_said_to_be(said) if HOLDS_LIQUID in found.kinds else ()
         for liquid in (*held, *contents_said(said), *as_held):
             self.add(node, "liquid", Literal(liquid))
-            for type_name in sorted(household_taxonomy().types_in(liquid)):
+            for type_name in sorted(types_held(liquid)):
                 self.add(node, "holds", Literal(type_name))
             for flag in sorted(raising_flags_held(liquid)):
                 self.add(node, "holdsFlag", Literal(flag))
