@@ -355,13 +355,13 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     # -- cascade hooks --------------------------------------------------------------------------
 
     def fast_path(self) -> Verdict[InnerSpeech] | None:
-        """Reject out of scope, Clarify an unknown task, decide a doubt-free check alone."""
+        """Acknowledge a social turn, Reject out of scope, Clarify an unknown task, and so on."""
         turn = self._turn
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
         if answered_in_kind(
-            social_acts(turn.request), asks_a_task=asks, question_waits=bool(pending)
+            social_acts(turn.request.text), asks_a_task=asks, question_waits=bool(pending)
         ):
             return self._decide("Acknowledge", [], "a social turn: answered in kind")
         if turn.domain == OUT_OF_SCOPE:

@@ -12,10 +12,10 @@ phrases of what must not reach them, from clauses of these forms:
 - "<person> isn't / mustn't / shouldn't / can't be allowed, have, touch, use or hold <thing>"
   and "<person> is not allowed <thing>".
 
-A person is named by their id's words or what the scene calls them ("Mia"), or as "the kids"
-or "the children" (every child). :func:`falls_under` tells whether a thing, by its names,
-material and types, is what such a phrase names: a word of it ("glass"), a material ("anything
-made of glass"), or a type ("knives": every kind of knife).
+A person is named by their id's words or what the scene calls them ("Mia", "Mia and Tom"),
+or as "the kids" or "the children" (every child). :func:`falls_under` tells whether a thing,
+by what it is called and known to be, is what such a phrase names: its head word ("glass",
+"anything made of glass", "anything sharp") or a type ("knives": every kind of knife).
 """
 
 from __future__ import annotations
@@ -27,21 +27,26 @@ from typing import Final
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
-_NOT: Final = r"(?:don'?t|do not|never|please don'?t|please do not)"
+_NOT: Final = (
+    r"(?:please |you )?(?:don'?t|do not|never|shouldn'?t|should not|mustn'?t|must not)(?: ever)?"
+)
 _GIVE: Final = r"(?:give|hand|pass|bring|offer|let)"
 _HAVE: Final = r"(?:have|touch|use|hold|play with|get)"
 _BARRED: Final = (
-    r"(?:isn'?t|is not|aren'?t|are not|mustn'?t|must not|shouldn'?t|should not|can'?t|cannot)"
+    r"(?:'s not| isn'?t| is not| aren'?t| are not| mustn'?t| must not| shouldn'?t| should not|"
+    r" can'?t| cannot)"
 )
+_PEOPLE: Final = r"(?:the )?\S+(?: (?:and|or) (?:the )?\S+)*"
+"""One or more people as a prohibition names them ("Mia", "the baby", "Mia and Tom")."""
 _FORMS: Final = (
     re.compile(rf"^{_NOT} {_GIVE} (?P<thing>.+?) to (?P<person>.+)$"),
-    re.compile(
-        rf"^{_NOT} {_GIVE} (?P<person>the kids|the children|\S+) (?:{_HAVE} )?(?P<thing>.+)$"
-    ),
+    re.compile(rf"^{_NOT} {_GIVE} (?P<person>{_PEOPLE}) (?:{_HAVE} )?(?P<thing>.+)$"),
     re.compile(r"^keep (?P<thing>.+?) away from (?P<person>.+)$"),
     re.compile(r"^keep (?P<person>.+?) away from (?P<thing>.+)$"),
+    re.compile(r"^keep (?P<thing>.+?) out of (?:the )?reach of (?P<person>.+)$"),
+    re.compile(r"^keep (?P<thing>.+?) out of (?P<person>.+?)'s reach$"),
     re.compile(
-        rf"^(?P<person>.+?) {_BARRED} (?:be )?(?:allowed (?:to {_HAVE} )?|{_HAVE} |be given )"
+        rf"^(?P<person>.+?){_BARRED} (?:be )?(?:allowed (?:to {_HAVE} )?|{_HAVE} |be given )"
         r"(?P<thing>.+)$"
     ),
 )
@@ -81,39 +86,43 @@ def kept_from(
 
 
 def _people(said: str, names: Mapping[str, str], children: Collection[str]) -> list[str]:
-    """The people ``said`` names: by their id's or their name's words, or every child."""
-    said = said.strip()
-    if said in CHILDREN_WORDS:
-        return sorted(children)
-    words = said.removeprefix("the ").split()
-    return sorted(
-        person
-        for person, name in names.items()
-        if words in ([person.replace("_", " ")], name.lower().split(), name.lower().split()[:1])
-    )
+    """The people ``said`` names ("Mia and Tom"), by their id's or name's words.
+
+    "The kids" and "the children" name every child.
+    """
+    found: set[str] = set()
+    for one in re.split(r"\s+(?:and|or)\s+", said.strip()):
+        if one in CHILDREN_WORDS:
+            found.update(children)
+            continue
+        words = one.removeprefix("the ").split()
+        found.update(
+            person
+            for person, name in names.items()
+            if words in ([person.replace("_", " ")], name.lower().split(), name.lower().split()[:1])
+        )
+    return sorted(found)
 
 
-def falls_under(
-    phrase: str, names: Iterable[str], material: str | None, types: Collection[str]
-) -> bool:
-    """Whether a thing of ``names``, ``material`` and ``types`` is what ``phrase`` names.
+def falls_under(phrase: str, words: Iterable[str], types: Collection[str]) -> bool:
+    """Whether a thing is what ``phrase`` names, by its ``words`` or its ``types``.
 
-    A content word of the phrase (or its dictionary lemma: "knives", a knife) is a word of one
-    of its names or its material, or the phrase names a type the thing is (``types`` hold
-    every category above its own: "knives" for a cleaver).
+    ``words``: everything the robot calls it or knows it is (its names, its types' labels,
+    its materials and hazard flags: "anything made of glass" is a vase of a glass type,
+    "anything sharp" a knife). The phrase's head (its last word that names something, or that
+    word's dictionary lemma: "knives", a knife) is one of its words, or the phrase names a
+    type the thing is (``types`` hold every category above its own). Only the head: "the blue
+    mug" is no blue bowl.
     """
     said = [word for word in _WORD.findall(phrase.lower()) if word not in _FILLER]
     if not said:
         return False
-    own = {
-        word for name in (*names, material or "") for word in re.findall(r"[a-z]+", name.lower())
-    }
-    forms = [{word, _lemma(word)} for word in said]
-    if any(own & {form for form in word_forms} for word_forms in forms):
+    own = {word for name in words for word in _WORD.findall(name.lower())}
+    head = {said[-1], _lemma(said[-1])}
+    if own & head:
         return True
     taxonomy = household_taxonomy()
-    heads = {" ".join([*said[:-1], form]) for form in forms[-1]}
-    return any(taxonomy.type_named(head) in types for head in heads)
+    return any(taxonomy.type_named(" ".join([*said[:-1], form])) in types for form in head)
 
 
 def _lemma(word: str) -> str:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cogtree.knowledge.language.closing_tags import as_read
-from cogtree.knowledge.language.grammar.social_acts import courtesy_only, social_acts
+from cogtree.knowledge.language.grammar.social_acts import answers_no_question, social_acts
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -288,8 +288,8 @@ def continuation(
 
     A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
     magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
-    Nor do thanks, a greeting or a farewell ("hello" is no thing asked about:
-    :func:`~knowledge.language.grammar.social_acts.courtesy_only`).
+    Nor do thanks, a greeting, a farewell or a dismissal ("hello" and "not now" are no thing
+    asked about: :mod:`~knowledge.language.grammar.social_acts`).
     An answer of the place kind (:mod:`~knowledge.understanding.answer_kinds`, from the turn's
     parse ``frame``) to a question where a thing the robot has never seen is tells where it
     is: it is noted (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as
@@ -314,7 +314,7 @@ def continuation(
     words = [token.text for token in tokenize(utterance)]
     if not words or asks_the_robot(utterance):
         return None
-    if frame is not None and courtesy_only(social_acts(frame)):
+    if frame is not None and answers_no_question(social_acts(frame.text)):
         return None
     expected = expected_kind(pending)
     given = answer_kind(frame) if frame is not None else expected

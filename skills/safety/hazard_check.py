@@ -95,6 +95,7 @@ from cogtree.knowledge.safety.thing_properties import (
     safety_properties,
     types_held,
 )
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
@@ -293,12 +294,11 @@ class _Facts:
         if thing.owner is not None:
             self.add(node, "owner", _node(thing.owner))
             self.describe(thing.owner)
+        taxonomy = household_taxonomy()
+        labels = (taxonomy.label(name) for name in found.types if name in taxonomy.types)
+        known_as = {*described.seen_names, *labels, *found.materials, *found.kinds}
         for person, phrases in self.heard.kept_from.items():
-            kept = [
-                p
-                for p in phrases
-                if falls_under(p, described.seen_names, thing.material, found.types)
-            ]
+            kept = [p for p in phrases if falls_under(p, known_as, found.types)]
             if kept and person in self.belief.people:
                 self.add(node, "keptFrom", _node(person))
                 self.describe(person)

@@ -836,3 +836,4 @@ def test_a_persons_word_names_the_person_only_as_the_head_of_what_is_said() -> N
     assert _named_nodes("the wimpy kid book", people) == ["mia", "ethan"]  # any word may
     assert _named_nodes("the wimpy kid book", people, head=True) == []  # a book
     assert _named_nodes("the kid on the sofa", people, head=True) == ["mia", "ethan"]
+    assert _named_nodes("the kid asleep", people, head=True) == ["mia", "ethan"]  # no type

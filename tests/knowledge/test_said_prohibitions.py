@@ -20,6 +20,10 @@ NAMES = {"mia": "Mia", "tom": "Tom", "leo": "Leo", "p2": "Ana Silva"}
         ("Mia isn't allowed glass - she dropped one", {"mia": ("glass",)}),
         ("Ana mustn't have sugar", {"p2": ("sugar",)}),
         ("keep the kids away from the oven", {"leo": ("the oven",), "mia": ("the oven",)}),
+        ("Mia's not allowed sweets", {"mia": ("sweets",)}),
+        ("you shouldn't ever give Tom the car keys", {"tom": ("the car keys",)}),
+        ("don't give Mia and Tom any nuts", {"mia": ("any nuts",), "tom": ("any nuts",)}),
+        ("keep the pills out of Leo's reach", {"leo": ("the pills",)}),
     ],
 )
 def test_a_prohibition_is_read_for_the_people_it_names(
@@ -36,9 +40,11 @@ def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
     assert kept_from([said], NAMES, children=["mia"]) == {}
 
 
-def test_a_thing_falls_under_a_prohibition_by_a_word_a_material_or_a_type() -> None:
-    assert falls_under("anything made of glass", ["tumbler"], "glass", set())  # its material
-    assert falls_under("a knife", ["bread knife"], "metal", set())  # a word of its label
-    assert falls_under("knives", ["cleaver"], None, {"Cleaver", "Knife"})  # a type it is
-    assert not falls_under("glass", ["mug"], "ceramic", {"Mug"})
-    assert not falls_under("anything", ["mug"], None, {"Mug"})  # no word names a thing
+def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
+    assert falls_under("anything made of glass", ["tumbler", "glass"], set())  # its material
+    assert falls_under("anything sharp", ["kitchen knife", "sharp"], set())  # a hazard flag
+    assert falls_under("knives", ["chef's knife"], set())  # the head's lemma
+    assert falls_under("the cutlery", ["bread knife"], {"BreadKnife", "Knife", "Cutlery"})
+    assert not falls_under("the blue mug", ["blue bowl"], {"Bowl"})  # only the head counts
+    assert not falls_under("glass", ["mug", "ceramic"], {"Mug"})
+    assert not falls_under("anything", ["mug"], {"Mug"})  # no word names a thing

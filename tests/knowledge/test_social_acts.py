@@ -7,11 +7,10 @@ import pytest
 from cogtree.knowledge.language.grammar.social_acts import (
     SocialAct,
     answer_in_kind,
+    answers_no_question,
     clause_acts,
-    courtesy_only,
     social_acts,
 )
-from cogtree.knowledge.language.request_frame import parse_request
 
 
 @pytest.mark.parametrize(
@@ -32,17 +31,13 @@ from cogtree.knowledge.language.request_frame import parse_request
         ("take care", ["farewell"], "Goodbye!"),  # not a "take" of something
         ("that's all for now", ["farewell"], "Goodbye!"),
         ("lovely, cheers", ["acknowledgement", "thanks"], "All right."),
-        (
-            "Nah, best not - early start tomorrow. Cheers though.",
-            ["decline", "decline", "thanks"],
-            "All right.",
-        ),
+        ("Nah, best not. Cheers though.", ["decline", "decline", "thanks"], "All right."),
     ],
 )
 def test_a_social_turn_is_read_and_answered_in_kind(
     text: str, acts: list[str], answer: str
 ) -> None:
-    found = social_acts(parse_request(text))
+    found = social_acts(text)
     assert [str(act) for act in found] == acts
     assert answer_in_kind(found) == answer
 
@@ -58,10 +53,16 @@ def test_a_social_turn_is_read_and_answered_in_kind(
         "Oh yes please, you're a treasure.",  # a yes is an answer or a want
         "I'm a bit chilly.",  # no social clause at all
         "right",  # a filler alone says nothing
+        "thank you, I'm bleeding",  # a courtesy never swallows what comes with it
+        "hello, there's smoke",
+        "ok, I'm diabetic",
+        "no, careful",
+        "thanks, mug",  # an answer to a question that waits
+        "Nah, best not - early start tomorrow.",
     ],
 )
 def test_a_turn_that_asks_or_answers_is_no_social_turn(text: str) -> None:
-    assert social_acts(parse_request(text)) == ()
+    assert social_acts(text) == ()
 
 
 def test_a_clause_with_a_word_of_no_formula_has_no_acts() -> None:
@@ -69,10 +70,11 @@ def test_a_clause_with_a_word_of_no_formula_has_no_acts() -> None:
     assert clause_acts("oh, thanks very much though") == (SocialAct.THANKS,)
 
 
-def test_only_thanks_greetings_and_farewells_never_answer_a_question() -> None:
-    assert courtesy_only((SocialAct.THANKS, SocialAct.FAREWELL))
-    assert not courtesy_only((SocialAct.DECLINE, SocialAct.THANKS))  # "no thanks" may answer
-    assert not courtesy_only(())
+def test_courtesies_and_dismissals_answer_no_question() -> None:
+    assert answers_no_question((SocialAct.THANKS, SocialAct.FAREWELL))
+    assert answers_no_question((SocialAct.DISMISSAL,))  # "never mind": dropped
+    assert not answers_no_question((SocialAct.DECLINE, SocialAct.THANKS))  # "no, thanks" may
+    assert not answers_no_question(())
 
 
 def test_answering_no_act_is_a_mistake_of_the_caller() -> None:

@@ -91,7 +91,7 @@ class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Write the answer to the turn's social acts."""
         frame = keys.read_request_frame(self.blackboard)
-        acts = social_acts(frame) if frame is not None else ()
+        acts = social_acts(frame.text) if frame is not None else ()
         if not acts:
             self.feedback_message = "no social turn to answer"
             return Status.FAILURE

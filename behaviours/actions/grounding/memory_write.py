@@ -347,7 +347,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         control = keys.read_optional(self.blackboard, self.control_key, str)
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         frame = keys.read_request_frame(self.blackboard)
-        if control == "Acknowledge" and frame and SocialAct.DISMISSAL in social_acts(frame):
+        if control == "Acknowledge" and frame and SocialAct.DISMISSAL in social_acts(frame.text):
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} dismissed"]
         if control in ("Proceed", "Reject") and moves_on(pending, intent):

@@ -47,6 +47,7 @@ from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.understanding.told_apart import (
     asks_for_any,
@@ -462,8 +463,9 @@ WHERE_WORDS: Final = PLACE_PREPOSITIONS | PLACE_WORDS
 def _named_nodes(item: str, lexicon: Lexicon | None, *, head: bool = False) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
 
-    ``head``: only by the words that end the thing's description, its head ("lift the kid",
-    but not "the Wimpy Kid book": a book).
+    ``head``: not by a word before another that names a type of thing ("the Wimpy Kid book"
+    is a book, "the baby monitor" a monitor; "the baby boy" and "the baby asleep" are the
+    baby).
 
     Every node with the name counts: "Alex" for two people named Alex is ambiguous. A name
     said as an owner ("Jordan's") names whose the thing is, not the thing.
@@ -486,8 +488,8 @@ def _named_nodes(item: str, lexicon: Lexicon | None, *, head: bool = False) -> l
         for mention in mentions:
             if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
                 continue  # "not Jordan's": the owner of the thing meant, not the thing
-            if head and thing[mention.end :].strip():
-                continue  # a word that describes the thing named after it
+            if head and household_taxonomy().type_named(thing[mention.end :]) is not None:
+                continue  # a word that describes the thing named after it ("the kid book")
             for node in lexicon.claimants(mention.text) or [mention.id]:
                 if not node.startswith(TYPE_PREFIX) and node not in named:
                     named.append(node)

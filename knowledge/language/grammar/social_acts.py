@@ -1,18 +1,18 @@
 """Social turns: thanks, greetings, farewells, acknowledgements, declines: answered in kind.
 
-"Thank you", "hello there, how are you doing today?", "Nah, best not - early start tomorrow.
-Cheers though." ask the robot for nothing; read as requests they are out of scope ("Sorry, I
-can't help with that") or, while a question is pending, taken for its answer ("hello" as the
-thing asked about). :func:`social_acts` reads a turn's parse as a social turn: at least one
-clause is a run of the formulas of the grammar's ``social`` words (the ``social_fillers``
-between them left out: "oh, thanks very much though"), and every other clause asks nothing
-(no step of the parse was read from it, it is no question, and it names nothing: no
-determiner, "early start tomorrow" but not "the blue one"). A step read from a social clause
-("take care": a "take") does not count, and a yes ("yes please, you're a star") makes the turn
-an answer or a want, never a social turn. :func:`courtesy_only` tells the acts that can
-never answer a question (thanks, greetings, farewells) from those that may ("no", "ok"); a
-dismissal ("never mind", "no thanks") drops a question that waits. :func:`answer_in_kind` is
-what the robot says back.
+"Thank you", "hello there, how are you doing today?", "Nah, best not. Cheers though." ask the
+robot for nothing; read as requests they are out of scope ("Sorry, I can't help with that")
+or, while a question is pending, taken for its answer ("hello" as the thing asked about).
+:func:`social_acts` reads a turn as a social turn when every clause is a run of the
+formulas of the grammar's ``social`` words (the ``social_fillers`` between them left out:
+"oh, thanks very much though"). A clause of anything else makes the turn no social one,
+whatever it says ("thanks, I'm bleeding", "hello, there's smoke", "thanks, mug" answering a
+question): a courtesy never swallows what comes with it. A step read from a social clause
+("take care": a "take") is no request, and a yes ("yes please, you're a star") makes the
+turn an answer or a want. :func:`answers_no_question` tells the acts that never answer a
+question that waits (thanks, greetings, farewells; a dismissal, "never mind", drops it) from
+those that may ("no", "ok"). :func:`answer_in_kind` is what the
+robot says back.
 """
 
 from __future__ import annotations
@@ -20,31 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Final, Protocol
+from typing import Final
 
 from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.question_form import asks_whether
-
-
-class Said(Protocol):
-    """A part of a parse that was read from a clause (a step of the request frame)."""
-
-    @property
-    def text(self) -> str:
-        """The clause it was read from."""
-
-
-class Parse(Protocol):
-    """What a social turn is read from: the request frame (the grammar sits below it)."""
-
-    @property
-    def text(self) -> str:
-        """The utterance parsed."""
-
-    @property
-    def steps(self) -> Sequence[Said]:
-        """The steps read from it."""
 
 
 class SocialAct(StrEnum):
@@ -60,7 +39,9 @@ class SocialAct(StrEnum):
     DISMISSAL = "dismissal"
 
 
-COURTESIES: Final = frozenset({SocialAct.THANKS, SocialAct.GREETING, SocialAct.ASKED_AFTER})
+COURTESIES: Final = frozenset(
+    {SocialAct.THANKS, SocialAct.GREETING, SocialAct.ASKED_AFTER, SocialAct.FAREWELL}
+)
 """Acts that answer no question: said while one is pending, they leave it pending."""
 
 _CLAUSE_END: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
@@ -95,40 +76,33 @@ def clause_acts(clause: str) -> tuple[SocialAct, ...]:
     return tuple(acts)
 
 
-def social_acts(frame: Parse) -> tuple[SocialAct, ...]:
-    """The social acts of the turn of ``frame`` in order; empty when it is no social turn.
+def social_acts(text: str) -> tuple[SocialAct, ...]:
+    """The social acts of the turn ``text`` in order; empty when it is no social turn.
 
-    A social turn has a social clause, no other clause that asks (a step, a question), and no
-    step read from outside its social clauses (module docstring).
+    Every clause is social (module docstring): a step read from one ("take care") is no
+    request.
     """
-    clauses = [part.strip() for part in _CLAUSE_END.split(frame.text) if part.strip()]
-    social = {clause: clause_acts(clause) for clause in clauses}
-    if not any(social.values()):
+    clauses = [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
+    social = [clause_acts(clause) for clause in clauses if not _says_nothing(clause)]
+    if not social or not all(social):
         return ()
-    acts = tuple(act for acts in social.values() for act in acts)
-    plain = [clause for clause, acts in social.items() if not acts]
-    if any(_opens_with_yes(clause) for clause in plain):  # "yeah, that'll do"
-        return ()
-    determiners = request_words().determiners
-    names = any(word in determiners for clause in plain for word in _words(clause))
-    if SocialAct.ACCEPT in acts or names or any(asks_whether(clause) for clause in plain):
-        return ()
-    said = {" ".join(_words(clause)) for clause, acts in social.items() if acts}
-    if any(" ".join(_words(step.text)) not in said for step in frame.steps):
-        return ()
-    return acts
+    acts = tuple(act for said in social for act in said)
+    return () if SocialAct.ACCEPT in acts else acts
 
 
-def _opens_with_yes(clause: str) -> bool:
-    """Whether ``clause`` opens with a yes (after fillers): "yeah that'll do"."""
-    said = [word for word in _words(clause) if word not in request_words().social_fillers]
-    accepts = request_words().social[SocialAct.ACCEPT]
-    return any(tuple(said[: len(formula)]) == formula for formula in accepts)
+def _says_nothing(clause: str) -> bool:
+    """Whether ``clause`` is only fillers and forms of address ("love", "erm")."""
+    words = request_words()
+    return all(w in words.social_fillers or w in words.address for w in _words(clause))
 
 
-def courtesy_only(acts: Sequence[SocialAct]) -> bool:
-    """Whether ``acts`` are only courtesies (:data:`COURTESIES` and farewells): no answer."""
-    return bool(acts) and all(act in COURTESIES or act == SocialAct.FAREWELL for act in acts)
+def answers_no_question(acts: Sequence[SocialAct]) -> bool:
+    """Whether ``acts`` leave a waiting question unanswered.
+
+    Only courtesies (thanks, greetings, farewells: it still waits), or a dismissal ("never
+    mind": it is dropped).
+    """
+    return bool(acts) and (set(acts) <= COURTESIES or SocialAct.DISMISSAL in acts)
 
 
 def answered_in_kind(acts: Sequence[SocialAct], *, asks_a_task: bool, question_waits: bool) -> bool:
@@ -139,7 +113,7 @@ def answered_in_kind(acts: Sequence[SocialAct], *, asks_a_task: bool, question_w
     """
     if not acts or asks_a_task:
         return False
-    return not question_waits or courtesy_only(acts) or SocialAct.DISMISSAL in acts
+    return not question_waits or answers_no_question(acts)
 
 
 def answer_in_kind(acts: Sequence[SocialAct]) -> str:
