@@ -361,7 +361,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
         if answered_in_kind(
-            social_acts(turn.request.text), asks_a_task=asks, question_waits=bool(pending)
+            social_acts(turn.request.text),
+            asks_a_task=asks,
+            question_waits=pending is not None,
+            confirming=pending is not None and pending.confirm,
         ):
             return self._decide("Acknowledge", [], "a social turn: answered in kind")
         if turn.domain == OUT_OF_SCOPE:

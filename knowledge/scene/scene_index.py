@@ -177,6 +177,8 @@ def other_names(node: Node, types_named: Mapping[str, object]) -> tuple[str, ...
 
 AGE_GROUPS: Final = ("toddler", "child", "adult", "elderly")
 """The values of ``cog:ageGroup`` (the ontology's comment lists them)."""
+YOUNGER_STILL: Final = {"toddler": ("infant", "newborn")}
+"""The youngest age group holds everyone younger too: a toddler is called "the baby" as well."""
 
 
 @cache
@@ -195,7 +197,8 @@ def relation_names(node: Node) -> tuple[str, ...]:
 
     From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`):
     a father is "dad", a child "kid"; an age group is called by the words of every age group
-    the dictionary puts above it too (a toddler is a child: "the kids" are both).
+    the dictionary puts above it too (a toddler is a child: "the kids" are both), and the
+    youngest group by the words for those younger still (:data:`YOUNGER_STILL`).
     """
     nouns = shipped_nouns() if "Human" in node.classes else None
     if nouns is None:
@@ -204,6 +207,7 @@ def relation_names(node: Node) -> tuple[str, ...]:
     for age in (value for attribute, value in node.values if attribute == "ageGroup"):
         above = {synset.offset for synset in nouns.broader(age, frozenset([PEOPLE]))}
         said += [group for group, first in _age_group_senses().items() if first in above]
+        said += YOUNGER_STILL.get(age, ())
     return tuple(dict.fromkeys(word for relation in said for word in nouns.person_words(relation)))
 
 

@@ -288,13 +288,12 @@ def continuation(
 
     A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
     magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
-    Nor do thanks, a greeting, a farewell or a dismissal ("hello" and "not now" are no thing
-    asked about: :mod:`~knowledge.language.grammar.social_acts`).
+    Nor do thanks, a greeting, a farewell, a dismissal ("hello", "not now") or a "no" to a
+    question asking to confirm (:mod:`~knowledge.language.grammar.social_acts`).
     An answer of the place kind (:mod:`~knowledge.understanding.answer_kinds`, from the turn's
     parse ``frame``) to a question where a thing the robot has never seen is tells where it
     is: it is noted (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as
-    the thing.
-    Otherwise it does when it fills a missing slot
+    the thing. Otherwise it does when it fills a missing slot
     (:func:`~knowledge.understanding.slot_filling.fill_slots` with the pack's lexicons), or when it
     is a short answer (at most :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of the
     cue phrases of the domain's other tasks, and of a kind that fits the question's), which
@@ -314,7 +313,8 @@ def continuation(
     words = [token.text for token in tokenize(utterance)]
     if not words or asks_the_robot(utterance):
         return None
-    if frame is not None and answers_no_question(social_acts(frame.text)):
+    acts = social_acts(frame.text) if frame is not None else ()
+    if answers_no_question(acts, confirming=pending.confirm):
         return None
     expected = expected_kind(pending)
     given = answer_kind(frame) if frame is not None else expected

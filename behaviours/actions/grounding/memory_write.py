@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.language.grammar.social_acts import SocialAct, social_acts
+from cogtree.knowledge.language.grammar.social_acts import drops_the_question, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
@@ -347,7 +347,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         control = keys.read_optional(self.blackboard, self.control_key, str)
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         frame = keys.read_request_frame(self.blackboard)
-        if control == "Acknowledge" and frame and SocialAct.DISMISSAL in social_acts(frame.text):
+        acts = social_acts(frame.text) if frame else ()
+        if control == "Acknowledge" and drops_the_question(acts, confirming=pending.confirm):
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} dismissed"]
         if control in ("Proceed", "Reject") and moves_on(pending, intent):

@@ -26,6 +26,7 @@ from cogtree.knowledge.language.grammar.clause import (
 )
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.statements import where_it_is
+from cogtree.knowledge.language.grammar.vague_places import LIVING
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
 from cogtree.knowledge.wording import (
     ARTICLES,
@@ -37,6 +38,7 @@ from cogtree.knowledge.wording import (
     looks_plural,
 )
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
 """Relative pronouns that are also determiners or question words: they need a clause after."""
@@ -224,7 +226,10 @@ def indirect_object(clause: Clause) -> ObjectPhrase | None:
 def _first_of_two(clause: Clause) -> ObjectPhrase | None:
     """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
 
-    Not when the second is a noun of action ("give the hob a wipe") or a degree ("a bit closer").
+    The second opens with an article ("a soak"), or with any determiner when the first's head
+    is first of all a person or an animal in the English dictionary ("give the baby the
+    tumbler", "get the kids some juice", "bring the dog its bowl"). Not when the second is a
+    noun of action ("give the hob a wipe") or a degree ("a bit closer").
     """
     start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
     stops = (lexicon.prepositions, lexicon.conjunctions, lexicon.verbs)
@@ -233,11 +238,23 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
             return None  # "the top of the fridge", "carry the laundry to the bathroom"
         end += 1
     clause.at = end
-    second = clause.word() in ARTICLES and clause.noun_of_action() is None and not clause.degree()
+    opener = clause.word()
+    second = opener in ARTICLES or (
+        opener in lexicon.determiners and _someone(clause.words[end - 1].text)
+    )
+    second = second and clause.noun_of_action() is None and not clause.degree()
     if end == start + 1 or not second:
         clause.at = start
         return None
     return ObjectPhrase(text=clause.text(start, end), head=clause.words[end - 1].text)
+
+
+def _someone(word: str) -> bool:
+    """Whether ``word`` (or its singular) is first of all a person or an animal ("kids")."""
+    nouns, lemmas = shipped_nouns(), shipped_lemmas()
+    base = (lemmas.lemma_of(word, "noun") if lemmas else None) or word
+    files = nouns.files(base) if nouns else ()
+    return bool(files) and files[0] in LIVING
 
 
 def _says_when(clause: Clause) -> bool:

@@ -10,8 +10,9 @@ whatever it says ("thanks, I'm bleeding", "hello, there's smoke", "thanks, mug" 
 question): a courtesy never swallows what comes with it. A step read from a social clause
 ("take care": a "take") is no request, and a yes ("yes please, you're a star") makes the
 turn an answer or a want. :func:`answers_no_question` tells the acts that never answer a
-question that waits (thanks, greetings, farewells; a dismissal, "never mind", drops it) from
-those that may ("no", "ok"). :func:`answer_in_kind` is what the
+question that waits (thanks, greetings, farewells; a dismissal, "never mind", drops it, and so
+does a "no" to a question that asked to confirm the request) from those that may ("no" to
+"Shall I put it in the fridge?", "ok"). :func:`answer_in_kind` is what the
 robot says back.
 """
 
@@ -96,24 +97,38 @@ def _says_nothing(clause: str) -> bool:
     return all(w in words.social_fillers or w in words.address for w in _words(clause))
 
 
-def answers_no_question(acts: Sequence[SocialAct]) -> bool:
+def drops_the_question(acts: Sequence[SocialAct], *, confirming: bool) -> bool:
+    """Whether ``acts`` drop a waiting question and its request unanswered.
+
+    A dismissal ("never mind") always does; a decline ("no", "best not") does when the
+    question asked to confirm the request ("Shall I still do it?": it is not done).
+    """
+    return SocialAct.DISMISSAL in acts or (confirming and SocialAct.DECLINE in acts)
+
+
+def answers_no_question(acts: Sequence[SocialAct], *, confirming: bool = False) -> bool:
     """Whether ``acts`` leave a waiting question unanswered.
 
-    Only courtesies (thanks, greetings, farewells: it still waits), or a dismissal ("never
-    mind": it is dropped).
+    Only courtesies (thanks, greetings, farewells: it still waits), or acts that drop it
+    (:func:`drops_the_question`; ``confirming``: the question asked to confirm the request).
     """
-    return bool(acts) and (set(acts) <= COURTESIES or SocialAct.DISMISSAL in acts)
+    return bool(acts) and (
+        set(acts) <= COURTESIES or drops_the_question(acts, confirming=confirming)
+    )
 
 
-def answered_in_kind(acts: Sequence[SocialAct], *, asks_a_task: bool, question_waits: bool) -> bool:
+def answered_in_kind(
+    acts: Sequence[SocialAct], *, asks_a_task: bool, question_waits: bool, confirming: bool = False
+) -> bool:
     """Whether a turn of ``acts`` is answered in kind rather than read as a request or answer.
 
     Not when it asks a task of a pack ("thanks, I'm allergic to nuts" is a fact to keep);
-    while a question waits, only courtesies and a dismissal ("never mind") are.
+    while a question waits, only courtesies and acts that drop it
+    (:func:`answers_no_question`).
     """
     if not acts or asks_a_task:
         return False
-    return not question_waits or answers_no_question(acts)
+    return not question_waits or answers_no_question(acts, confirming=confirming)
 
 
 def answer_in_kind(acts: Sequence[SocialAct]) -> str:
