@@ -180,9 +180,7 @@ def said_of_things(
     for clause in _clauses(utterances):
         match = _COPULA.match(clause)
         subject = _subject(match.group("subject")) if match else None
-        thing = (
-            last if subject in POINTING else _named(subject, by_name) or _whole(subject, by_name)
-        )
+        thing = last if subject in POINTING else _whole(subject, by_name) or _head(subject, by_name)
         if match and thing is not None:
             predicate = _predicate(match.group("predicate")) or _fails(match.group("predicate"))
             if predicate:
@@ -195,7 +193,8 @@ def said_of_things(
             said.setdefault(put[0], []).append(put[1])
         for held, phrase in _held(clause, match, by_name, before):
             said.setdefault(held, []).append(phrase)
-        last = _last_named(clause, by_name) or last
+        topic = thing if match else _holder(clause, by_name)  # what "it" next stands for
+        last = topic or _last_named(clause, by_name) or last
         before = _all_named(clause, by_name) or before
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
 
@@ -339,7 +338,7 @@ def _held(
         return []
     has = _HAS.match(clause)
     said = _subject(has.group("subject") or has.group("owner")) if has else None
-    holders = list(before) if said in POINTING else [h] if (h := _named(said, names)) else []
+    holders = list(before) if said in POINTING else [h] if (h := _head(said, names)) else []
     if has and holders:
         what = _WHERE_ENDS.sub("", f" {has.group('what') or has.group('had')}").split()
         what = [word for word in what if word not in DETERMINERS and word not in HEDGES]
@@ -352,8 +351,9 @@ def _held(
         if match
         else ("", "")
     )
-    if not subject or _named(_subject(subject), names) is not None or subject in POINTING:
-        return []
+    named = _whole(_subject(subject), names) or _head(subject, names) if subject else None
+    if not subject or named is not None or subject in POINTING:
+        return []  # "the glass on the table is hot": the glass is, not what the table holds
     inside = _HELD_IN.match(subject)
     if inside is None and not there:
         inside = _HELD_IN.match(f"{subject} {predicate}")
@@ -381,7 +381,7 @@ def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
     match = _PUT_IN.search(clause)
     if match is None:
         return None
-    thing = _last_named(match.group("where"), names)
+    thing = _head(match.group("where"), names) or _last_named(match.group("where"), names)
     what = " ".join(word for word in match.group("what").split() if word not in DETERMINERS)
     return (thing, f"with {what}") if thing is not None and what else None
 
@@ -453,7 +453,27 @@ def _whole(subject: str | None, names: _Names) -> str | None:
     owner = re.match(r"^(?P<whole>.+?)'s\s+\S+$|^\S+\s+of\s+(?P<of>.+)$", subject or "")
     if owner is None:
         return None
-    return _named(_subject(owner.group("whole") or owner.group("of")), names)
+    return _head(owner.group("whole") or owner.group("of"), names)
+
+
+def _head(phrase: str | None, names: _Names) -> str | None:
+    """The thing a noun phrase names: whole, else before a place phrase after its head.
+
+    "the glass on the table" is the glass (the table only says where it is), "the lid of the
+    kettle by the sink" the kettle's; "the oil in the pan" names none when no thing known is
+    called oil (:func:`_held` reads it: the pan holds oil).
+    """
+    subject = _subject(phrase or "")
+    found = _named(subject, names)
+    if found is None and (before := _WHERE_ENDS.sub("", subject)) != subject:
+        found = _named(_subject(before), names)
+    return found
+
+
+def _holder(clause: str, names: _Names) -> str | None:
+    """The thing ``clause`` says has something in it ("the jar on the shelf has a wasp in it")."""
+    has = _HAS.match(clause)
+    return _head(has.group("subject") or has.group("owner"), names) if has else None
 
 
 def _named(subject: str | None, names: _Names) -> str | None:

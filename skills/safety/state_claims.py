@@ -123,6 +123,8 @@ _CONDITION = re.compile(
     r"^\s*(?:if|when|once|until|unless|after|before|wait|let|please|make\s+sure|check)\b",
     re.IGNORECASE,
 )
+_REPORTED = re.compile(r"\byou\s+(?:said|told\s+me|mentioned)\b", re.IGNORECASE)
+"""Words that report what the user said: what follows is theirs, not the robot's claim."""
 _MODAL = re.compile(
     r"\b(?:will|shall|going\s+to|'ll|’ll|can|could|should|would|may|might|must|want|need)\b",
     re.IGNORECASE,
@@ -223,6 +225,7 @@ def _claimed(clause: str, conditional: bool = False) -> Iterator[tuple[Claimed, 
     is a condition ("once the hob is cool") or goes on with one (``conditional``); a claim
     after a condition word ("I will wait until it is cool"), a modal ("I will switch it on")
     or a negation ("I could not switch it off") is no claim; a modal after it does not matter.
+    Nor is what the user said, reported ("You said the glass has "boiling water" in it").
     """
     if conditional or _CONDITION.search(clause):
         return
@@ -237,7 +240,7 @@ def _claimed(clause: str, conditional: bool = False) -> Iterator[tuple[Claimed, 
         ahead = clause[: match.start()]
         if _MODAL.search(ahead) or NEGATED.search(ahead) or re.search(r"\bnot\s*$", ahead):
             continue
-        if _CONDITION_WORD.search(ahead):
+        if _CONDITION_WORD.search(ahead) or _REPORTED.search(ahead):
             continue
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
 

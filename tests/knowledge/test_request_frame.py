@@ -665,7 +665,7 @@ def test_a_noun_that_names_an_act_is_the_action_not_a_thing_given(
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("give the dog that chocolate", ["the dog", "that chocolate"]),
+        ("give the dog that chocolate", ["that chocolate"]),  # the dog receives it
         ("pour some of that bleach down the sink", ["some of", "that bleach"]),
         ("give grandma some of that medicine", ["some of", "that medicine"]),
     ],
@@ -674,6 +674,24 @@ def test_that_before_a_noun_is_its_determiner_not_a_relative_clause(
     text: str, said: list[str]
 ) -> None:
     assert objects(only_step(text)) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "recipient", "said"),
+    [
+        ("give the baby the tumbler", "the baby", ["the tumbler"]),
+        ("hand the toddler her beaker", "the toddler", ["her beaker"]),
+        ("get the kids some juice", "the kids", ["some juice"]),
+        ("bring the dog its bowl", "the dog", ["its bowl"]),
+        ("give the plant the water", None, ["the plant the water"]),  # a plant receives no "the"
+    ],
+)
+def test_a_person_or_an_animal_before_a_second_noun_phrase_receives_it(
+    text: str, recipient: str | None, said: list[str]
+) -> None:
+    step = only_step(text)
+    assert (step.recipient.text if step.recipient else None) == recipient
+    assert objects(step) == said
 
 
 def test_interjections_open_a_clause_and_encouragement_closes_one() -> None:

@@ -164,3 +164,21 @@ def test_what_a_thing_is_said_to_have_in_it_is_what_it_holds() -> None:
     dozing = said_of_things(["the puppy's dozing in the basket"], names)
     assert contents_said(dozing["basket_2"]) == ("puppy dozing",)
     assert said_of_things(["the tin has got nothing in it"], names) == {}
+
+
+@pytest.mark.parametrize(
+    ("said", "phrases"),
+    [
+        ("the cup on the hob has bleach in it", ("with bleach",)),
+        ("the cup by the hob is full of white spirit", ("full of white spirit",)),
+        ("I've just poured boiling water into the cup on the hob", ("with boiling water",)),
+        ("the cup on the hob isn't juice, it's rum", ("rum",)),
+        ("the cup next to the bottle is really hot", ("hot",)),
+        ("the cup on the hob has got my tablets dissolved in it", ("with tablets dissolved",)),
+    ],
+)
+def test_a_thing_named_with_where_it_is_is_the_thing_not_the_place(
+    said: str, phrases: tuple[str, ...]
+) -> None:
+    """Checked to fail before: each was said of the hob or the bottle (the name said last)."""
+    assert said_of_things([said], NAMES) == {"cup_4": phrases}

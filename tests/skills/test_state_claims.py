@@ -84,6 +84,7 @@ def test_a_touch_claim_tied_to_nothing_is_refused() -> None:
         "I will switch the kettle on.",
         "The hob is not safe to touch.",
         "The mug is safe to touch.",
+        'You said the mug has "boiling water" in it.',  # the user's words, reported
     ],
 )
 def test_warnings_questions_plans_and_backed_claims_pass(reply: str) -> None:
