@@ -34,9 +34,9 @@ from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.doubts import explicit_yes
-from cogtree.knowledge.understanding.answer_kinds import said_before
+from cogtree.knowledge.safety.said_of_things import tells_what_was_put_in
+from cogtree.knowledge.understanding.answer_kinds import asks_cued_task, said_before
 from cogtree.knowledge.understanding.frame_tasks import (
     DoneInPart,
     StepTask,
@@ -198,7 +198,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     of the kind the question asks for: :mod:`knowledge.understanding.answer_kinds`) -> the
     pending task with the new slots merged in (a place for a thing the robot never saw: the
     pack's note of where it is, ``answers`` set), unless the utterance clearly asks for another
-    task (a sure guess holding that task's cue phrase). A request whose frame
+    task (a sure guess holding that task's cue phrase). A statement of what was put in a thing
+    ("I put bleach in the glass": no step) -> no task. A request whose frame
     (:mod:`knowledge.language.request_frame`) has one step that one task of the pack holds whole ->
     that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
     source; :mod:`knowledge.understanding.frame_tasks`), so an object the robot has never heard of
@@ -277,7 +278,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if pending is not None and pending.confirm and explicit_yes(utterance):
             why = f"confirms the pending {pending.task}"
             return Verdict(self._decision(pending.task, {}, 0.9, why), why)
-        if pending is not None and not self._asks_for_other(domain, guess, pending, utterance):
+        cued = guess.task if guess.confident and guess.task in guess.cued else None  # sure of it
+        lexicons = domain.lexicons
+        if pending is not None and not asks_cued_task(
+            cued, domain.pack, lexicons, pending, utterance
+        ):
             frame = keys.read_request_frame(self.blackboard)
             follow = continuation(domain.pack, pending, utterance, domain.lexicons, frame)
             if follow is not None:
@@ -481,23 +486,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         domain = self._domain()
         if pending is None or domain is None or pending.domain != domain.pack.name:
             return None
-        known = {task.name for task in domain.pack.tasks}
-        return pending if pending.task in known else None
-
-    def _asks_for_other(
-        self, domain: _Domain, guess: IntentGuess, pending: PendingTask, utterance: str
-    ) -> bool:
-        """The utterance clearly asks for another task: a sure guess holding its cue.
-
-        And the utterance fills that task's required slots: "230 g of carbs" answers a pending
-        question about targets; it is no DishInfo request, which would need a dish.
-        """
-        task = guess.task
-        if task is None or not guess.confident or task == pending.task or task not in guess.cued:
-            return False
-        filled = self._filled(domain, task, utterance)
-        required = required_slots(domain.pack.schema_for(task), filled)
-        return all(filled.get(slot) not in (None, "", []) for slot in required)
+        return pending if any(task.name == pending.task for task in domain.pack.tasks) else None
 
     def _from_frame(
         self, domain: _Domain, guess: IntentGuess, utterance: str
@@ -521,6 +510,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1:
             return self._from_sequence(domain, guess, frame, utterance)
+        if not frame.steps and tells_what_was_put_in(utterance):
+            why = "a statement of what was put in a thing ('I put bleach in it'): no task"
+            return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) != 1:
             return None
         step = frame.steps[0]

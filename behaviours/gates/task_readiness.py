@@ -360,12 +360,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
-        if answered_in_kind(
-            social_acts(turn.request.text),
-            asks_a_task=asks,
-            question_waits=pending is not None,
-            confirming=pending is not None and pending.confirm,
-        ):
+        acts, confirm = social_acts(turn.request.text), bool(pending and pending.confirm)
+        if answered_in_kind(acts, asks_a_task=asks, waiting=bool(pending), confirming=confirm):
             return self._decide("Acknowledge", [], "a social turn: answered in kind")
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")

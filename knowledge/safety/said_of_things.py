@@ -372,6 +372,15 @@ def _held(
     return [(thing, phrase) for thing in things for phrase in told]
 
 
+def tells_what_was_put_in(text: str) -> bool:
+    """Whether ``text`` says someone put something into a thing ("I've poured bleach in it").
+
+    A statement of what a thing now holds, never an order: "put", "poured" and "added" after
+    a subject say what was done.
+    """
+    return any(_PUT_IN.search(clause) for clause in _clauses([text]))
+
+
 def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
     """(thing, "with <what>") when ``clause`` says someone put something into a known thing.
 

@@ -38,6 +38,7 @@ for the noun asked about (:func:`with_asked_noun`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from itertools import pairwise
 from typing import Final, Literal
 
@@ -54,8 +55,11 @@ from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.slot_roles import DESTINATION_SLOTS, RECIPIENT_SLOTS
+from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import step_task
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
 
@@ -454,3 +458,22 @@ def asks_another_task(frame: RequestFrame, pack: DomainPack, pending: PendingTas
         return False
     found = step_task(step, pack, frame.text)
     return found is None or found.task != pending.task
+
+
+def asks_cued_task(
+    task: str | None,
+    pack: DomainPack,
+    lexicons: Mapping[str, Lexicon],
+    pending: PendingTask,
+    utterance: str,
+) -> bool:
+    """Whether ``utterance`` asks for ``task`` (the guess is sure of it, cue and all), not answers.
+
+    Only when ``task`` is not ``pending``'s and the utterance fills its required slots: "230 g
+    of carbs" answers a question about targets; it is no DishInfo request, which needs a dish.
+    """
+    if task is None or task == pending.task:
+        return False
+    filled = dict(fill_slots(pack.task(task), utterance, lexicons).slots)
+    required = required_slots(pack.schema_for(task), filled)
+    return all(filled.get(slot) not in (None, "", []) for slot in required)

@@ -118,17 +118,17 @@ def answers_no_question(acts: Sequence[SocialAct], *, confirming: bool = False) 
 
 
 def answered_in_kind(
-    acts: Sequence[SocialAct], *, asks_a_task: bool, question_waits: bool, confirming: bool = False
+    acts: Sequence[SocialAct], *, asks_a_task: bool, waiting: bool, confirming: bool = False
 ) -> bool:
     """Whether a turn of ``acts`` is answered in kind rather than read as a request or answer.
 
     Not when it asks a task of a pack ("thanks, I'm allergic to nuts" is a fact to keep);
-    while a question waits, only courtesies and acts that drop it
+    while a question is ``waiting``, only courtesies and acts that drop it
     (:func:`answers_no_question`).
     """
     if not acts or asks_a_task:
         return False
-    return not question_waits or answers_no_question(acts, confirming=confirming)
+    return not waiting or answers_no_question(acts, confirming=confirming)
 
 
 def answer_in_kind(acts: Sequence[SocialAct]) -> str:
