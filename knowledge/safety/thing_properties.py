@@ -50,6 +50,7 @@ from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import contents_said, states_said
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import join_at
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
 """The flags a statement of the user may add ("that's bleach"); never ``food`` or ``drink``,
@@ -215,14 +216,33 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
 def types_held(contents: str) -> frozenset[str]:
     """Every type ``contents`` names, with its categories ("wine and water": both).
 
-    The taxonomy's own words first; when they name nothing, WordNet's guess
-    (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "a wasp" is an animal), which
-    never makes a thing food or drink: a guess only adds what raises a hazard.
+    The taxonomy's own words, and WordNet's readings, which only ever add what raises a
+    hazard: its guess for the whole phrase
+    (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "a wasp" is an animal, "lamp
+    oil" a fuel though the taxonomy's "oil" is food; a guess never makes a thing food or
+    drink), and the taxonomy's type for another word of the phrase's first sense when that
+    type raises one ("turps" is turpentine, a solvent).
     """
     taxonomy = household_taxonomy()
-    named = taxonomy.types_in(contents)
-    guessed = taxonomy.type_derived(contents) if not named else None
-    return named or frozenset({guessed, *taxonomy.categories_of(guessed)} if guessed else ())
+    found = set(taxonomy.types_in(contents))
+    guessed = taxonomy.type_derived(contents)
+    readings = [guessed] if guessed is not None and not found else []  # nothing else is said
+    for name in (guessed, *map(taxonomy.type_named, _synonyms(contents))):
+        if name is not None and taxonomy.properties(name).flags & RAISING_FLAGS:
+            readings.append(name)
+    for name in readings:
+        found |= {name, *taxonomy.categories_of(name)}
+    return frozenset(found)
+
+
+def _synonyms(contents: str) -> tuple[str, ...]:
+    """The other words of the English dictionary's first sense of ``contents`` ("turps")."""
+    nouns = shipped_nouns()
+    senses = nouns.senses(contents) if nouns is not None else ()
+    if nouns is None or not senses:
+        return ()
+    words = (lemma.replace("_", " ").lower() for lemma in nouns.synset(senses[0]).lemmas)
+    return tuple(word for word in words if word != contents.lower())
 
 
 def raising_flags_held(liquid: str) -> frozenset[str]:

@@ -6,7 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from cogtree.knowledge.safety.thing_properties import Descriptions, named_words, safety_properties
+from cogtree.knowledge.safety.thing_properties import (
+    Descriptions,
+    named_words,
+    raising_flags_held,
+    safety_properties,
+)
 
 
 @pytest.mark.parametrize(
@@ -120,3 +125,22 @@ def test_a_thing_is_named_by_every_name_of_its_type() -> None:
     the type's synonyms were none of them."""
     described = Descriptions(id="flapjack_1", label="flapjack mum baked")
     assert "oat" in named_words(described, ["Flapjack", "BakedGood", "Food"], None)
+
+
+@pytest.mark.parametrize(
+    ("held", "raises"),
+    [
+        ("with turps", {"chemical"}),  # WordNet: turpentine, a word the taxonomy knows
+        ("full of lamp oil", {"chemical"}),  # a fuel, though "oil" alone is food
+        ("with petrol", {"chemical"}),
+        ("with paraffin", {"chemical"}),
+        ("full of olive oil", set()),
+        ("with batteries", {"chemical", "electrical"}),  # no guess that raises nothing
+    ],
+)
+def test_what_the_dictionary_reads_in_what_is_held_only_raises(held: str, raises: set[str]) -> None:
+    """Checked to fail before for turps, lamp oil, petrol and paraffin: nothing was raised."""
+    glass = Descriptions(id="glass_1", type="Glass", label="glass", said=(held,))
+    raising = {"chemical", "medicine", "animal", "sharp", "electrical"}
+    assert safety_properties(glass).kinds & raising == raises
+    assert raising_flags_held(held.split(" ", 1)[-1].removeprefix("of ")) == raises
