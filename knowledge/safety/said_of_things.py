@@ -303,11 +303,11 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
 
 _PUT_IN = re.compile(
     r"\b(?:i|we|he|she|they|you)(?:'ve|'d)?\s+(?:have\s+|had\s+|just\s+)*"
-    r"(?:put|added|used|mixed|stirred|baked|poured|dissolved|tipped|emptied|decanted|soaked)"
-    r"\s+(?P<what>.+?)\s+(?:in|into)\s+(?P<where>.+)$"
+    r"(?:put|added|used|mixed|stirred|baked|poured|dissolved|tipped|emptied|decanted|soaked|"
+    r"left|set|stood)\s+(?P<what>.+?)\s+(?:in|into|on|onto)\s+(?P<where>.+)$"
 )
-"""Someone saying what they put into a thing ("I put peanut butter in the flapjacks", "I've
-dissolved my aspirin in that glass")."""
+"""Someone saying what they put into or onto a thing ("I put peanut butter in the flapjacks",
+"I've dissolved my aspirin in that glass", "I left my wine on the table")."""
 
 
 _HAS = re.compile(
@@ -344,18 +344,16 @@ def _held(
         what = [word for word in what if word not in DETERMINERS and word not in HEDGES]
         return [(holder, f"with {' '.join(what)}") for holder in holders] if what else []
     there = _THERE.match(clause)
+    pointed = match is not None and match.group(1) in POINTING  # "that's my gin on the side"
+    rest = there.group("rest") if there else match.group(2) if match and pointed else None
     subject, predicate = (
-        (there.group("rest"), "")
-        if there
-        else (match.group(1), match.group(2))
-        if match
-        else ("", "")
+        (rest, "") if rest is not None else (match.group(1), match.group(2)) if match else ("", "")
     )
     named = _whole(_subject(subject), names) or _head(subject, names) if subject else None
     if not subject or named is not None or subject in POINTING:
         return []  # "the glass on the table is hot": the glass is, not what the table holds
     inside = _HELD_IN.match(subject)
-    if inside is None and not there:
+    if inside is None and rest is None:
         inside = _HELD_IN.match(f"{subject} {predicate}")
         predicate = ""
     if inside is None:

@@ -13,9 +13,14 @@ from dataclasses import replace
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.knowledge.safety.said_of_people import CHILDREN, said_of_people
-from cogtree.knowledge.safety.said_of_things import said_of_things
+from cogtree.knowledge.safety.said_of_things import contents_said, said_of_things
 from cogtree.knowledge.safety.said_prohibitions import kept_from
-from cogtree.knowledge.safety.thing_properties import Descriptions
+from cogtree.knowledge.safety.thing_properties import (
+    HOLDS_LIQUID,
+    Descriptions,
+    liquids_said_to_be,
+    safety_properties,
+)
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.people import labels_of
@@ -104,4 +109,33 @@ def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str
         if thing.type is not None and thing.type in taxonomy.types:
             known += [taxonomy.label(thing.type), *taxonomy.synonyms(thing.type)]
         names[thing.id] = [name.lower() for name in known if name]
-    return said_of_things(utterances, names)
+    return _held_on_surfaces(belief, said_of_things(utterances, names))
+
+
+def _held_on_surfaces(
+    belief: Belief, said: dict[str, tuple[str, ...]]
+) -> dict[str, tuple[str, ...]]:
+    """``said`` with the liquids a surface is said to hold passed to the vessels resting on it.
+
+    "The drink on the table is gin", "my whisky is on the side": a surface holds no drink, a
+    glass or a cup on it does. Which one is not said: each whose own names say nothing of what
+    it holds ("the glass of juice" holds juice), else each (the union: the safe side). Only
+    what names a drink, a chemical or a medicine is passed (crumbs on the table are in no cup).
+    """
+    passed = {thing: list(phrases) for thing, phrases in said.items()}
+    for surface, phrases in said.items():
+        thing = belief.things.get(surface)
+        stated = [phrase for phrase in phrases if not phrase.startswith("with ")]
+        held = liquids_said_to_be([*contents_said(phrases), *stated]) if thing else ()
+        if thing is None or thing.kind != "surface" or not held:
+            continue
+        vessels = {}
+        for other in belief.things.values():
+            if other.support == surface and other.relation != "in":
+                described = Descriptions(other.id, other.type, other.label, flags=other.flags)
+                found = safety_properties(described)
+                if HOLDS_LIQUID in found.kinds:
+                    vessels[other.id] = bool(other.liquid or found.liquids_named)
+        for vessel in [v for v, full in vessels.items() if not full] or list(vessels):
+            passed.setdefault(vessel, []).extend(f"with {what}" for what in held)
+    return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in passed.items()}
