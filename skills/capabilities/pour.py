@@ -67,13 +67,14 @@ def pour_ml(belief: Belief, source: str, target: str, said: Iterable[str]) -> fl
 def _names_container(text: str, source: str, belief: Belief) -> bool:
     """Whether ``text`` pours the source by its container word ("pour the jug into ...").
 
-    Naming where the liquid comes from ("the milk from the jug") is not asking for all of it.
+    Naming where the liquid comes from ("the milk from the jug") is not asking for all of it,
+    nor is naming a container by what it holds ("the orange juice" for a carton so labelled).
     """
     found = belief.things[source]
     name = (found.label or source.replace("_", " ")).lower()
     container = name.split(" of ")[0].rsplit(" ", 1)[-1]
-    if found.liquid and container == found.liquid.lower():
-        return False
+    if found.liquid and container in found.liquid.lower().split():
+        return False  # "the orange juice" names what the carton labelled so holds
     mentions = re.finditer(
         rf"(\bfrom\s+(?:\w+\s+){{0,2}})?\b{re.escape(container)}s?\b", text.lower()
     )

@@ -7,6 +7,7 @@ The kitchen of test_kitchen_skills.py: the jug holds 400 ml of milk, the cup tak
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -103,3 +104,11 @@ def test_a_fill_said_half_full_fills_half_the_capacity(kitchen: Belief) -> None:
     )
     assert planned.ok, planned.message
     assert str(planned.skills[-1]) == "FILL(cup, sink, right, 125.0)"
+
+
+def test_a_container_named_by_what_it_holds_is_not_asked_for_whole(kitchen: Belief) -> None:
+    """Checked to fail before: "the orange juice" of a carton so labelled poured all 400 ml."""
+    carton = replace(kitchen.things["jug"], label="orange juice", liquid="orange juice")
+    juice = replace(kitchen, things={**kitchen.things, "jug": carton})
+    assert pour_ml(juice, "jug", "cup", ["pour the orange juice into the cup"]) == 200
+    assert pour_ml(juice, "jug", "cup", ["pour all the orange juice into the cup"]) is None
