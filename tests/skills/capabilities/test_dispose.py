@@ -118,3 +118,12 @@ def test_a_narrower_material_takes_its_own_rule_first(kitchen: Belief) -> None:
     tray = replace(kitchen.things["can"], material="polystyrene")
     skills = plan(replace(kitchen, things={**kitchen.things, "can": tray}), "dispose", object="can")
     assert skills[-1] == "DISPOSE(can, landfill, right)"
+
+
+def test_a_thing_brought_to_a_bin_is_thrown_away_in_it(kitchen: Belief) -> None:
+    """Checked to fail before: "put the can in the recycling" set it down in the bin (PLACE)."""
+    assert plan(kitchen, "bring", object="can", to="recycling")[-1] == (
+        "DISPOSE(can, recycling, right)"
+    )
+    # a bin the disposal table would not choose: set down in it, as the user said
+    assert plan(kitchen, "bring", object="can", to="landfill")[-1] == "PLACE(can, landfill, right)"
