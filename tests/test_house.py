@@ -30,7 +30,7 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/gates/intent.py": 643,
+    "behaviours/gates/intent.py": 642,
     "behaviours/gates/task_readiness.py": 783,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 738,
@@ -47,7 +47,7 @@ entry follows its module down (a module that shrank gets its new size here)."""
 NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 399,
-    "behaviours/gates/intent.py::RecognizeIntent": 455,
+    "behaviours/gates/intent.py::RecognizeIntent": 454,
     "behaviours/gates/task_readiness.py::TaskReadinessGate": 636,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }

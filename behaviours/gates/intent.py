@@ -279,9 +279,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             why = f"confirms the pending {pending.task}"
             return Verdict(self._decision(pending.task, {}, 0.9, why), why)
         cued = guess.task if guess.confident and guess.task in guess.cued else None  # sure of it
-        lexicons = domain.lexicons
         if pending is not None and not asks_cued_task(
-            cued, domain.pack, lexicons, pending, utterance
+            cued, domain.pack, domain.lexicons, pending, utterance
         ):
             frame = keys.read_request_frame(self.blackboard)
             follow = continuation(domain.pack, pending, utterance, domain.lexicons, frame)

@@ -54,22 +54,8 @@ REPORTED = re.compile(
 """A report of what the speaker perceived, before the thing it is about: "I think I heard the
 frame crack" says the frame cracked (as sure as the speaker is)."""
 
-HEDGES = frozenset(
-    {
-        "only",
-        "just",
-        "still",
-        "very",
-        "really",
-        "quite",
-        "so",
-        "definitely",
-        "now",
-        "all",
-        "a",
-        "an",
-    }
-)
+HEDGES = frozenset({"only", "just", "still", "very", "really", "quite", "so", "definitely",
+    "now", "all", "a", "an"})  # fmt: skip
 """Words before what is said of a thing or a person that say nothing of it ("still hot",
 "only six", "a bit dizzy"), dropped."""
 
@@ -180,11 +166,14 @@ def said_of_things(
     for clause in _clauses(utterances):
         match = _COPULA.match(clause)
         subject = _subject(match.group("subject")) if match else None
-        thing = last if subject in POINTING else _whole(subject, by_name) or _head(subject, by_name)
-        if match and thing is not None:
+        thing = None if subject in POINTING else _whole(subject, by_name) or _head(subject, by_name)
+        # "it" is each thing the clause before named ("the pan is on the hob, it's hot"): the union
+        things = (before or ([last] if last else [])) if subject in POINTING else [thing]
+        things = [found for found in things if found is not None]
+        if match and things:
             predicate = _predicate(match.group("predicate")) or _fails(match.group("predicate"))
-            if predicate:
-                said.setdefault(thing, []).append(predicate)
+            for found in things if predicate else ():
+                said.setdefault(found, []).append(str(predicate))
         elif (done := _did(clause, by_name, last)) is not None:
             said.setdefault(done[0], []).append(done[1])
         for named, phrase in _described(clause, by_name):
@@ -302,7 +291,7 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
 
 
 _PUT_IN = re.compile(
-    r"\b(?:i|we|he|she|they|you)(?:'ve|'d)?\s+(?:have\s+|had\s+|just\s+)*"
+    r"\b(?:i|we|he|she|they)(?:'ve|'d)?\s+(?:have\s+|had\s+|just\s+)*"
     r"(?:put|added|used|mixed|stirred|baked|poured|dissolved|tipped|emptied|decanted|soaked|"
     r"left|set|stood)\s+(?P<what>.+?)\s+(?:in|into|on|onto)\s+(?P<where>.+)$"
 )
@@ -318,7 +307,11 @@ _HAS = re.compile(
 paraffin", "the mug has tea in it")."""
 _THERE = re.compile(r"^there\s+(?:is|are|was|were)\s+(?P<rest>.+)$")
 _HELD_IN = re.compile(r"^(?P<what>.+?)\s+(?:in|inside|on|on top of)\s+(?P<where>.+)$")
-_WHERE_ENDS = re.compile(r"\s+(?:in|inside|on|by|near|next|at|from|under|behind|with)\s+.*$")
+_WHERE_ENDS = re.compile(
+    r"\s+(?:in|inside|on|by|near|next|beside|at|from|under|underneath|behind|with|above|below|"
+    r"over|opposite|against|to\s+the\s+(?:left|right)\s+of)\s+.*$"
+)
+"""A place phrase after a thing's name ("the mug beside the glass"): where it is, not what."""
 
 
 def _held(
@@ -388,7 +381,8 @@ def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
     match = _PUT_IN.search(clause)
     if match is None:
         return None
-    thing = _head(match.group("where"), names) or _last_named(match.group("where"), names)
+    where = match.group("where")  # "into the mug beside the glass": the mug, named first
+    thing = _head(where, names) or next(iter(_named_in(where, names)), None)
     what = " ".join(word for word in match.group("what").split() if word not in DETERMINERS)
     return (thing, f"with {what}") if thing is not None and what else None
 

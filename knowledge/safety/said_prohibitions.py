@@ -12,10 +12,13 @@ phrases of what must not reach them, from clauses of these forms:
 - "<person> isn't / mustn't / shouldn't / can't be allowed, have, touch, use or hold <thing>"
   and "<person> is not allowed <thing>".
 
-A person is named by their id's words or what the scene calls them ("Mia", "Mia and Tom"),
-or as "the kids" or "the children" (every child). :func:`falls_under` tells whether a thing,
-by what it is called and known to be, is what such a phrase names: its head word ("glass",
-"anything made of glass", "anything sharp") or a type ("knives": every kind of knife).
+A person is named by their id's words or any of their names ("Mia", "Mia and Tom", "the
+baby", "the kids": every person one of whose names the plural's singular is). Words after the
+thing that say when or ask politely ("the knife yet", "any sweets after dinner", "please") are
+not the thing. :func:`falls_under` tells whether a thing, by what it is called and known to
+be, is what such a phrase names: its head word ("glass", "anything made of glass", "anything
+sharp"), a type ("knives": every kind of knife), or anything at all ("don't give Leo
+anything").
 """
 
 from __future__ import annotations
@@ -53,23 +56,28 @@ _FORMS: Final = (
 """The clause forms of a prohibition (module docstring), lower case, apostrophes straight."""
 _WORD: Final = re.compile(r"[a-z]+")
 _CLAUSE_END: Final = re.compile(r"[.!?;,]+|\s+(?:but|because|as|since)\s+|\s[-\u2013\u2014]+\s")
+_NOT_THE_THING: Final = re.compile(
+    r"\s+(?:please|yet|again|now|today|tonight|ever|anymore|any more|after|before|until|till|"
+    r"for now|in it|in them|either|though|thanks)\b.*$"
+)
+"""Words after a thing or a person that say when, or ask politely: not the thing."""
+EVERYTHING: Final = frozenset({"anything", "everything", "any"})
+"""Words that name any thing at all when nothing else is said ("don't give Leo anything")."""
 _FILLER: Final = frozenset([
     "a", "an", "the", "any", "anything", "something", "some", "things", "stuff", "made", "of",
     "that", "this", "those", "these", "his", "her", "their", "my", "your", "our", "its", "from",
     "with",
 ])  # fmt: skip
 """Words of a prohibition's thing phrase that name no thing ("anything made of glass")."""
-CHILDREN_WORDS: Final = frozenset({"kids", "children", "the kids", "the children", "kiddies"})
-"""What names every child in the house."""
 
 
 def kept_from(
-    utterances: Iterable[str], names: Mapping[str, str], children: Collection[str] = ()
+    utterances: Iterable[str], names: Mapping[str, Collection[str]]
 ) -> dict[str, tuple[str, ...]]:
     """Person id -> the phrases of what the user said must be kept from them, in order.
 
-    ``names``: each person's id -> what the scene calls them (their label, or the id);
-    ``children``: the ids of the children, whom "the kids" names.
+    ``names``: each person's id -> what they are called (their label, the dictionary's words
+    for their age group: :func:`~knowledge.scene.scene_index.age_group_names`).
     """
     kept: dict[str, list[str]] = {}
     for utterance in utterances:
@@ -77,30 +85,30 @@ def kept_from(
         for clause in (c.strip() for c in _CLAUSE_END.split(text) if c.strip()):
             for form in _FORMS:
                 match = form.match(clause)
-                whom = _people(match.group("person"), names, children) if match else []
+                whom = _people(_NOT_THE_THING.sub("", match["person"]), names) if match else []
                 if match and whom:
+                    thing = _NOT_THE_THING.sub("", match["thing"]).strip()
                     for person in whom:
-                        kept.setdefault(person, []).append(match.group("thing").strip())
+                        kept.setdefault(person, []).append(thing)
                     break
     return {person: tuple(dict.fromkeys(phrases)) for person, phrases in kept.items()}
 
 
-def _people(said: str, names: Mapping[str, str], children: Collection[str]) -> list[str]:
-    """The people ``said`` names ("Mia and Tom"), by their id's or name's words.
+def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:
+    """The people ``said`` names ("Mia and Tom", "the kids"), by their id's words or a name.
 
-    "The kids" and "the children" name every child.
+    A plural names everyone one of whose names is its singular ("the kids": every kid).
     """
     found: set[str] = set()
     for one in re.split(r"\s+(?:and|or)\s+", said.strip()):
-        if one in CHILDREN_WORDS:
-            found.update(children)
-            continue
         words = one.removeprefix("the ").split()
-        found.update(
-            person
-            for person, name in names.items()
-            if words in ([person.replace("_", " ")], name.lower().split(), name.lower().split()[:1])
-        )
+        singular = [*words[:-1], _lemma(words[-1])] if words else []
+        for person, called in names.items():
+            forms = [person.replace("_", " ").split()]
+            forms += [name.lower().split() for name in called]
+            forms += [name.lower().split()[:1] for name in called]
+            if words in forms or singular in forms:
+                found.add(person)
     return sorted(found)
 
 
@@ -114,9 +122,10 @@ def falls_under(phrase: str, words: Iterable[str], types: Collection[str]) -> bo
     type the thing is (``types`` hold every category above its own). Only the head: "the blue
     mug" is no blue bowl.
     """
-    said = [word for word in _WORD.findall(phrase.lower()) if word not in _FILLER]
+    told = _WORD.findall(phrase.lower())
+    said = [word for word in told if word not in _FILLER]
     if not said:
-        return False
+        return bool(EVERYTHING & set(told))  # "anything": whatever it is
     own = {word for name in words for word in _WORD.findall(name.lower())}
     head = {said[-1], _lemma(said[-1])}
     if own & head:

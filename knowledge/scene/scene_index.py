@@ -196,19 +196,32 @@ def relation_names(node: Node) -> tuple[str, ...]:
     """What a person is called for who they are to the user or their age ("dad", "kid").
 
     From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`):
-    a father is "dad", a child "kid"; an age group is called by the words of every age group
-    the dictionary puts above it too (a toddler is a child: "the kids" are both), and the
-    youngest group by the words for those younger still (:data:`YOUNGER_STILL`).
+    a father is "dad"; an age group as :func:`age_group_names` says.
     """
     nouns = shipped_nouns() if "Human" in node.classes else None
     if nouns is None:
         return ()
     said = [value for attribute, value in node.values if attribute == "relation"]
+    words = [word for relation in said for word in nouns.person_words(relation)]
     for age in (value for attribute, value in node.values if attribute == "ageGroup"):
-        above = {synset.offset for synset in nouns.broader(age, frozenset([PEOPLE]))}
-        said += [group for group, first in _age_group_senses().items() if first in above]
-        said += YOUNGER_STILL.get(age, ())
-    return tuple(dict.fromkeys(word for relation in said for word in nouns.person_words(relation)))
+        words += age_group_names(age)
+    return tuple(dict.fromkeys(words))
+
+
+def age_group_names(age: str) -> tuple[str, ...]:
+    """What someone of age group ``age`` is called ("kid", "tot", "baby" for a toddler).
+
+    The dictionary's words of every age group it puts above ``age`` too (a toddler is a
+    child: "the kids" are both), and the youngest group's words for those younger still
+    (:data:`YOUNGER_STILL`). () without the dictionary.
+    """
+    nouns = shipped_nouns()
+    if nouns is None:
+        return ()
+    above = {synset.offset for synset in nouns.broader(age, frozenset([PEOPLE]))}
+    groups = [group for group, first in _age_group_senses().items() if first in above]
+    groups += YOUNGER_STILL.get(age, ())
+    return tuple(dict.fromkeys(word for group in groups for word in nouns.person_words(group)))
 
 
 def room_names(node: Node) -> tuple[str, ...]:

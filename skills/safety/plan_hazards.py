@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
-from cogtree.knowledge.safety.said_of_people import CHILDREN, said_of_people
+from cogtree.knowledge.safety.said_of_people import said_of_people
 from cogtree.knowledge.safety.said_of_things import contents_said, said_of_things
 from cogtree.knowledge.safety.said_prohibitions import kept_from
 from cogtree.knowledge.safety.thing_properties import (
@@ -21,6 +21,7 @@ from cogtree.knowledge.safety.thing_properties import (
     liquids_said_to_be,
     safety_properties,
 )
+from cogtree.knowledge.scene.scene_index import age_group_names
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.people import labels_of
@@ -61,14 +62,16 @@ class PlanHazards:
         """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
         if self._said_of is None:  # the things' names do not change within a plan
             labels = labels_of(belief.people.values())
-            children = [p.id for p in belief.people.values() if p.age_group in CHILDREN]
-            names = {person: labels.get(person, person) for person in belief.people}
+            names = {
+                person.id: [labels.get(person.id, person.id), *_age_names(person.age_group)]
+                for person in belief.people.values()
+            }
             self._said_of = Said(
                 said_about(belief, self.said),
                 self.speaker,
                 said_of_people(self.said, belief.people, labels),
                 self.offered,
-                kept_from(self.said, names, children),
+                kept_from(self.said, names),
             )
         return step_hazards(
             self.rules,
@@ -115,27 +118,33 @@ def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str
 def _held_on_surfaces(
     belief: Belief, said: dict[str, tuple[str, ...]]
 ) -> dict[str, tuple[str, ...]]:
-    """``said`` with the liquids a surface is said to hold passed to the vessels resting on it.
+    """``said`` with the liquids a support is said to hold passed to the vessels resting on it.
 
-    "The drink on the table is gin", "my whisky is on the side": a surface holds no drink, a
-    glass or a cup on it does. Which one is not said: each whose own names say nothing of what
-    it holds ("the glass of juice" holds juice), else each (the union: the safe side). Only
-    what names a drink, a chemical or a medicine is passed (crumbs on the table are in no cup).
+    "The drink on the table is gin", "my whisky is on the tray": a table or a tray holds no
+    drink, a glass or a cup on it does. Which one is not said, and a vessel's name is no
+    observation of what it holds ("the glass of lemonade" may hold the gin): each of them (the
+    union: the safe side). Only what names a drink, a chemical or a medicine is passed
+    (crumbs on the table are in no cup).
     """
     passed = {thing: list(phrases) for thing, phrases in said.items()}
-    for surface, phrases in said.items():
-        thing = belief.things.get(surface)
+    for support, phrases in said.items():
         stated = [phrase for phrase in phrases if not phrase.startswith("with ")]
-        held = liquids_said_to_be([*contents_said(phrases), *stated]) if thing else ()
-        if thing is None or thing.kind != "surface" or not held:
+        held = liquids_said_to_be([*contents_said(phrases), *stated])
+        if support not in belief.things or not held or _vessel(belief, support):
             continue
-        vessels = {}
         for other in belief.things.values():
-            if other.support == surface and other.relation != "in":
-                described = Descriptions(other.id, other.type, other.label, flags=other.flags)
-                found = safety_properties(described)
-                if HOLDS_LIQUID in found.kinds:
-                    vessels[other.id] = bool(other.liquid or found.liquids_named)
-        for vessel in [v for v, full in vessels.items() if not full] or list(vessels):
-            passed.setdefault(vessel, []).extend(f"with {what}" for what in held)
+            if other.support == support and other.relation != "in" and _vessel(belief, other.id):
+                passed.setdefault(other.id, []).extend(f"with {what}" for what in held)
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in passed.items()}
+
+
+def _vessel(belief: Belief, thing_id: str) -> bool:
+    """Whether the thing holds liquid by any of its descriptions (a glass, a cup, a jug)."""
+    thing = belief.things[thing_id]
+    described = Descriptions(thing.id, thing.type, thing.label, flags=thing.flags)
+    return HOLDS_LIQUID in safety_properties(described).kinds
+
+
+def _age_names(age_group: str | None) -> tuple[str, ...]:
+    """What a person of ``age_group`` is called ("the baby", "the kids"); () when unknown."""
+    return age_group_names(age_group) if age_group is not None else ()

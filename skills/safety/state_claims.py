@@ -123,8 +123,9 @@ _CONDITION = re.compile(
     r"^\s*(?:if|when|once|until|unless|after|before|wait|let|please|make\s+sure|check)\b",
     re.IGNORECASE,
 )
-_REPORTED = re.compile(r"\byou\s+(?:said|told\s+me|mentioned)\b", re.IGNORECASE)
-"""Words that report what the user said: what follows is theirs, not the robot's claim."""
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
+"""A quotation: the user's own words, reported ('You said the glass has "boiling water" in
+it'), are theirs, not the robot's claim."""
 _MODAL = re.compile(
     r"\b(?:will|shall|going\s+to|'ll|’ll|can|could|should|would|may|might|must|want|need)\b",
     re.IGNORECASE,
@@ -225,8 +226,9 @@ def _claimed(clause: str, conditional: bool = False) -> Iterator[tuple[Claimed, 
     is a condition ("once the hob is cool") or goes on with one (``conditional``); a claim
     after a condition word ("I will wait until it is cool"), a modal ("I will switch it on")
     or a negation ("I could not switch it off") is no claim; a modal after it does not matter.
-    Nor is what the user said, reported ("You said the glass has "boiling water" in it").
+    Nor is a quotation of the user's words ('You said the glass has "boiling water" in it').
     """
+    clause = _QUOTED.sub(lambda quoted: " " * len(quoted.group()), clause)  # offsets kept
     if conditional or _CONDITION.search(clause):
         return
     for claimed, pattern in _CLAIMS.items():
@@ -240,7 +242,7 @@ def _claimed(clause: str, conditional: bool = False) -> Iterator[tuple[Claimed, 
         ahead = clause[: match.start()]
         if _MODAL.search(ahead) or NEGATED.search(ahead) or re.search(r"\bnot\s*$", ahead):
             continue
-        if _CONDITION_WORD.search(ahead) or _REPORTED.search(ahead):
+        if _CONDITION_WORD.search(ahead):
             continue
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.safety.said_prohibitions import falls_under, kept_from
+from cogtree.knowledge.scene.scene_index import age_group_names
 
-NAMES = {"mia": "Mia", "tom": "Tom", "leo": "Leo", "p2": "Ana Silva"}
+NAMES = {
+    "mia": ["Mia", *age_group_names("child")],
+    "tom": ["Tom", *age_group_names("adult")],
+    "leo": ["Leo", *age_group_names("child")],
+    "p2": ["Ana Silva"],
+    "ava": ["Ava", *age_group_names("toddler")],
+}
 
 
 @pytest.mark.parametrize(
@@ -19,17 +26,25 @@ NAMES = {"mia": "Mia", "tom": "Tom", "leo": "Leo", "p2": "Ana Silva"}
         ("keep the scissors away from Tom", {"tom": ("the scissors",)}),
         ("Mia isn't allowed glass - she dropped one", {"mia": ("glass",)}),
         ("Ana mustn't have sugar", {"p2": ("sugar",)}),
-        ("keep the kids away from the oven", {"leo": ("the oven",), "mia": ("the oven",)}),
+        (
+            "keep the kids away from the oven",
+            {"ava": ("the oven",), "leo": ("the oven",), "mia": ("the oven",)},
+        ),
         ("Mia's not allowed sweets", {"mia": ("sweets",)}),
         ("you shouldn't ever give Tom the car keys", {"tom": ("the car keys",)}),
         ("don't give Mia and Tom any nuts", {"mia": ("any nuts",), "tom": ("any nuts",)}),
         ("keep the pills out of Leo's reach", {"leo": ("the pills",)}),
+        ("don't give Tom the tumbler please", {"tom": ("the tumbler",)}),
+        ("keep the knife away from Tom please", {"tom": ("the knife",)}),
+        ("don't give Tom any sweets after dinner", {"tom": ("any sweets",)}),
+        ("don't give Tom anything with nuts in it", {"tom": ("anything with nuts",)}),
+        ("don't give the baby the beaker", {"ava": ("the beaker",)}),
     ],
 )
 def test_a_prohibition_is_read_for_the_people_it_names(
     said: str, kept: dict[str, tuple[str, ...]]
 ) -> None:
-    assert kept_from([said], NAMES, children=["mia", "leo"]) == kept
+    assert kept_from([said], NAMES) == kept
 
 
 @pytest.mark.parametrize(
@@ -37,7 +52,7 @@ def test_a_prohibition_is_read_for_the_people_it_names(
     ["don't give up", "give Mia the glass", "keep the glass on the shelf", "Tom has a knife"],
 )
 def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
-    assert kept_from([said], NAMES, children=["mia"]) == {}
+    assert kept_from([said], NAMES) == {}
 
 
 def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
@@ -47,4 +62,9 @@ def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
     assert falls_under("the cutlery", ["bread knife"], {"BreadKnife", "Knife", "Cutlery"})
     assert not falls_under("the blue mug", ["blue bowl"], {"Bowl"})  # only the head counts
     assert not falls_under("glass", ["mug", "ceramic"], {"Mug"})
-    assert not falls_under("anything", ["mug"], {"Mug"})  # no word names a thing
+
+
+def test_anything_names_every_thing_and_nothing_else_does() -> None:
+    """Checked to fail before: "don't give Leo anything" kept nothing from him."""
+    assert falls_under("anything", ["tumbler"], set())
+    assert not falls_under("the", ["tumbler"], set())

@@ -226,9 +226,10 @@ def indirect_object(clause: Clause) -> ObjectPhrase | None:
 def _first_of_two(clause: Clause) -> ObjectPhrase | None:
     """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
 
-    The second opens with an article ("a soak"), or with any determiner when the first's head
-    is first of all a person or an animal in the English dictionary ("give the baby the
-    tumbler", "get the kids some juice", "bring the dog its bowl"). Not when the second is a
+    The second opens with an article ("a soak"), or with any determiner or count when the
+    first's head is first of all a person or an animal in the English dictionary ("give the
+    baby the tumbler", "get the kids some juice", "give the baby two beakers", "bring the dog
+    its bowl"). Not when the second is a
     noun of action ("give the hob a wipe") or a degree ("a bit closer").
     """
     start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
@@ -239,9 +240,8 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
         end += 1
     clause.at = end
     opener = clause.word()
-    second = opener in ARTICLES or (
-        opener in lexicon.determiners and _someone(clause.words[end - 1].text)
-    )
+    counted = opener in lexicon.determiners or opener in lexicon.quantities or opener.isdigit()
+    second = opener in ARTICLES or (counted and _someone(clause.words[end - 1].text))
     second = second and clause.noun_of_action() is None and not clause.degree()
     if end == start + 1 or not second:
         clause.at = start

@@ -84,7 +84,8 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
     request.
     """
     clauses = [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
-    social = [clause_acts(clause) for clause in clauses if not _says_nothing(clause)]
+    read = [(clause, clause_acts(clause)) for clause in clauses]
+    social = [acts for clause, acts in read if acts or not _says_nothing(clause)]  # "all right"
     if not social or not all(social):
         return ()
     acts = tuple(act for said in social for act in said)
