@@ -31,7 +31,7 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 642,
-    "behaviours/gates/task_readiness.py": 783,
+    "behaviours/gates/task_readiness.py": 782,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 738,
     "knowledge/llm/llama_cpp_backend.py": 609,
@@ -48,7 +48,7 @@ NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 399,
     "behaviours/gates/intent.py::RecognizeIntent": 454,
-    "behaviours/gates/task_readiness.py::TaskReadinessGate": 636,
+    "behaviours/gates/task_readiness.py::TaskReadinessGate": 634,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }
 """Node classes over :data:`NODE_CLASS_LINES` today, with their size now: they may only shrink."""

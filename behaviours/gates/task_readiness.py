@@ -53,6 +53,7 @@ from cogtree.knowledge.safety.doubts import (
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.memory_doubts import lifting_doubts, withdrawal_doubts
 from cogtree.knowledge.safety.reversals import reversal_doubts
+from cogtree.knowledge.safety.said_prohibitions import only_prohibits
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_readiness import SlotCheck, ask_speaker_first, check_slots
@@ -361,8 +362,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
         acts, confirm = social_acts(turn.request.text), bool(pending and pending.confirm)
-        if answered_in_kind(acts, asks_a_task=asks, waiting=bool(pending), confirming=confirm):
-            return self._decide("Acknowledge", [], "a social turn: answered in kind")
+        kind = answered_in_kind(acts, asks_a_task=asks, waiting=bool(pending), confirming=confirm)
+        if kind or (pending is None and only_prohibits(turn.request.text)):  # "don't give Leo it"
+            return self._decide("Acknowledge", [], "a social turn or a prohibition: acknowledged")
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
         if not turn.parsed:
@@ -440,11 +442,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         if hazard and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.safety and control == "Proceed":
-            return self._decide(
-                "Clarify",
-                self._to_ask(),
-                f"not without the user's confirmation: {'; '.join(turn.safety)}",
-            )
+            why = f"not without the user's confirmation: {'; '.join(turn.safety)}"
+            return self._decide("Clarify", self._to_ask(), why)
         if control == "Proceed":
             if turn.check is None or not turn.check.complete:
                 why = turn.check.describe() if turn.check else turn.unknown or "no task"

@@ -94,6 +94,18 @@ def kept_from(
     return {person: tuple(dict.fromkeys(phrases)) for person, phrases in kept.items()}
 
 
+def only_prohibits(text: str) -> bool:
+    """Whether every clause of ``text`` keeps something from someone, and nothing else.
+
+    "Don't give Leo the knife, please": there is nothing to do but keep to it (the robot
+    acknowledges it); "don't give Leo the knife, give him the spoon" asks for a step too.
+    """
+    said = text.lower().replace("\u2019", "'")
+    clauses = [clause.strip() for clause in _CLAUSE_END.split(said) if clause.strip()]
+    clauses = [clause for clause in clauses if _NOT_THE_THING.sub("", f" {clause}").strip()]
+    return bool(clauses) and all(any(form.match(c) for form in _FORMS) for c in clauses)
+
+
 def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:
     """The people ``said`` names ("Mia and Tom", "the kids"), by their id's words or a name.
 

@@ -689,7 +689,7 @@ def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_
     [
         # the negation is in the clause that only says what "it" is
         ("I don't use it for dusting now. Bring it to me.", "Proceed"),
-        ("Don't bring me the dusting cloth.", "Clarify"),  # it turns the request around
+        ("Don't bring me the dusting cloth.", "Acknowledge"),  # a prohibition alone: kept
         # a statement that only gives context (checked to fail before: Clarify)
         ("Bring me the dusting cloth, I'm not using it anywhere else.", "Proceed"),
         # no order opens with "doesn't": a statement with its subject unsaid

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.said_prohibitions import falls_under, kept_from
+from cogtree.knowledge.safety.said_prohibitions import falls_under, kept_from, only_prohibits
 from cogtree.knowledge.scene.scene_index import age_group_names
 
 NAMES = {
@@ -68,3 +68,17 @@ def test_anything_names_every_thing_and_nothing_else_does() -> None:
     """Checked to fail before: "don't give Leo anything" kept nothing from him."""
     assert falls_under("anything", ["tumbler"], set())
     assert not falls_under("the", ["tumbler"], set())
+
+
+@pytest.mark.parametrize(
+    ("said", "only"),
+    [
+        ("don't give Leo the knife, please", True),
+        ("keep the scissors away from the kids", True),
+        ("don't give Leo the knife, give him the spoon", False),
+        ("give Leo the spoon", False),
+        ("don't give up", False),
+    ],
+)
+def test_only_a_prohibition_is_acknowledged(said: str, only: bool) -> None:
+    assert only_prohibits(said) is only

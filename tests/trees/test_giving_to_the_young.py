@@ -96,3 +96,13 @@ def test_what_is_said_of_a_thing_named_with_its_place_is_said_of_the_thing(
     turn = session.turn("give Leo the tumbler")
     assert turn.control in ("Reject", "Clarify") and "chemical" in turn.reply, turn.reply
     assert "brought" not in turn.reply
+
+
+def test_a_prohibition_is_acknowledged_and_kept(session: AssistantSession) -> None:
+    """Checked to fail before: "Just to be sure: should I go ahead with "don't give ..."?"."""
+    told = session.turn("don't give Leo the tumbler please")
+    assert (told.control, told.reply) == ("Acknowledge", "All right, I won't.")
+    later = session.turn("give Leo the tumbler")
+    assert later.control == "Clarify" and "keep from leo" in later.reply.lower()
+    mixed = session.turn("don't give Leo the tumbler, give it to Priya")
+    assert mixed.control != "Acknowledge"  # a step is asked for too

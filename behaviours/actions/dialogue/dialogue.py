@@ -10,6 +10,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.knowledge.language.grammar.social_acts import answer_in_kind, social_acts
+from cogtree.knowledge.safety.said_prohibitions import only_prohibits
 
 
 class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -76,6 +77,9 @@ class Say(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Answer a social turn in kind: "You're welcome.", "Hello! What can I do for you?".
 
+    A prohibition alone ("don't give Leo the knife":
+    :func:`~knowledge.safety.said_prohibitions.only_prohibits`) is answered "All right, I
+    won't."; the hazard check keeps to it for the rest of the conversation.
     Reads ``/turn/frame`` (:func:`~knowledge.language.grammar.social_acts.social_acts`); writes
     ``/turn/reply``. SUCCESS when the answer was written; FAILURE when the turn has no parse
     or is no social turn. Never RUNNING.
@@ -92,10 +96,13 @@ class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         """Write the answer to the turn's social acts."""
         frame = keys.read_request_frame(self.blackboard)
         acts = social_acts(frame.text) if frame is not None else ()
-        if not acts:
+        if frame is not None and not acts and only_prohibits(frame.text):
+            reply = "All right, I won't."  # "don't give Leo the knife": kept for the conversation
+        elif not acts:
             self.feedback_message = "no social turn to answer"
             return Status.FAILURE
-        reply = answer_in_kind(acts)
+        else:
+            reply = answer_in_kind(acts)
         self.blackboard.set(self.reply_key, reply)
         self.feedback_message = f"said: {reply!r} ({', '.join(acts)})"
         return Status.SUCCESS
