@@ -134,6 +134,7 @@ def test_a_thing_is_named_by_every_name_of_its_type() -> None:
         ("full of lamp oil", {"chemical"}),  # a fuel, though "oil" alone is food
         ("with petrol", {"chemical"}),
         ("with paraffin", {"chemical"}),
+        ("with motor oil", {"chemical"}),  # a lubricant, though "oil" alone is food
         ("full of olive oil", set()),
         ("with batteries", {"chemical", "electrical"}),  # no guess that raises nothing
     ],
