@@ -300,3 +300,13 @@ def closed_place(belief: Belief, place: str) -> bool:
     """Whether ``place`` is a container the belief has closed."""
     found = belief.things.get(place)
     return found is not None and found.kind == "container" and found.is_open is False
+
+
+def into_place(belief: Belief, place: str, step: tuple[str, ...]) -> Subtasks:
+    """Go to ``place`` and do ``step`` there, opened first and closed after if it is closed.
+
+    A cupboard, a bin with a lid: :func:`closed_place` says whether the belief has it closed.
+    """
+    if closed_place(belief, place):
+        return [("go_to", place), ("OPEN", place), step, ("close_if_possible", place)]
+    return [("go_to", place), step]

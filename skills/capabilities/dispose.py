@@ -168,14 +168,7 @@ def _dispose(state: cap.TaskState, thing: str) -> cap.Subtasks:
 def _drop_into(state: cap.TaskState, hand: Hand, thing: str, bin_id: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if cap.closed_place(state.belief, bin_id):
-        return [
-            ("go_to", bin_id),
-            ("OPEN", bin_id),
-            ("DISPOSE", thing, bin_id, hand),
-            ("close_if_possible", bin_id),
-        ]
-    return [("go_to", bin_id), ("DISPOSE", thing, bin_id, hand)]
+    return cap.into_place(state.belief, bin_id, ("DISPOSE", thing, bin_id, hand))
 
 
 def _outline(

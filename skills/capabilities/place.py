@@ -243,36 +243,21 @@ def _put_beside(
     return cap.done(state)
 
 
-def _drop_in_bin(state: cap.TaskState, hand: Hand, thing: str, place: str) -> cap.Subtasks:
-    """Throw the held ``thing`` into ``place`` when it is a waste bin ("pop it in the recycling").
+def _into_bin(state: cap.TaskState, thing: str, place: str) -> cap.Subtasks:
+    """Throw ``thing`` into ``place`` when it is a waste bin ("pop it in the recycling").
 
-    DISPOSE checks it is the bin the disposal table chooses; in one it would not choose, the
-    next method, :func:`_deliver`, sets it down there as the user said.
+    DISPOSE (the dispose capability's ``drop_into``) checks it is the bin the disposal table
+    chooses; in one it would not choose, the next method, :func:`_deliver`, sets it down there
+    as the user said.
     """
     found = state.belief.things.get(place)
-    if found is None or "bin" not in found.flags or not state.belief.may_hold_in(thing, hand):
-        return False
-    if cap.closed_place(state.belief, place):
-        return [
-            ("go_to", place),
-            ("OPEN", place),
-            ("DISPOSE", thing, place, hand),
-            ("close_if_possible", place),
-        ]
-    return [("go_to", place), ("DISPOSE", thing, place, hand)]
+    return [("drop_into", thing, place)] if found is not None and "bin" in found.flags else False
 
 
 def _deliver(state: cap.TaskState, hand: Hand, thing: str, place: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if cap.closed_place(state.belief, place):
-        return [
-            ("go_to", place),
-            ("OPEN", place),
-            ("PLACE", thing, place, hand),
-            ("close_if_possible", place),
-        ]
-    return [("go_to", place), ("PLACE", thing, place, hand)]
+    return cap.into_place(state.belief, place, ("PLACE", thing, place, hand))
 
 
 def _place_relative(state: cap.TaskState, thing: str, relation: str, landmark: str) -> cap.Subtasks:
@@ -332,7 +317,7 @@ CAPABILITY = cap.Capability(
         ),
     ),
     helpers={
-        "deliver": cap.per_hand("drop_in_bin", _drop_in_bin) + cap.per_hand("deliver", _deliver),
+        "deliver": (_into_bin, *cap.per_hand("deliver", _deliver)),
         "set_beside": cap.per_hand("set_beside", _set_beside),
     },
 )

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cogtree.evaluation.scenarios.scenario_run import scenario_session
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import load_scenario
+from cogtree.sim.scenario import load_scenario, parse_scenario
 from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
@@ -64,3 +66,22 @@ def open_session(
         yield build
     for item in reversed(opened):
         item.close()
+
+
+@pytest.fixture
+def text_session() -> Iterator[Callable[[str, str], AssistantSession]]:
+    """Open sessions in worlds a test writes (scenario YAML ``text`` named ``source``), as a
+    scenario run builds them: no model, the shipped packs, a cleared blackboard; closed after."""
+    client = LLMClient(LLMConfig.load().with_backend("none"))
+    with ExitStack() as stack, mock_blackboard():
+
+        def build(text: str, source: str) -> AssistantSession:
+            scenario = parse_scenario(text, source=source)
+            domains = DomainRegistry.discover()
+            running, _ = stack.enter_context(
+                scenario_session(scenario, llm=client, domains=domains)
+            )
+            return running
+
+        yield build
+    client.close()

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 
-import py_trees
 import pytest
 
-from cogtree.evaluation.scenarios.scenario_run import scenario_session
-from cogtree.knowledge.llm.client import LLMClient
-from cogtree.knowledge.llm.config import LLMConfig
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.sim.scenario import parse_scenario
 from cogtree.trees.assistant_session import AssistantSession
 
 LOUNGE = """
@@ -51,17 +45,8 @@ goal: {all: ["on(wimpy, coffee_table)"]}
 
 
 @pytest.fixture
-def session() -> Iterator[AssistantSession]:
-    client = LLMClient(LLMConfig.load().with_backend("none"))
-    py_trees.blackboard.Blackboard.clear()
-    scenario = parse_scenario(LOUNGE, source="names_said")
-    with scenario_session(scenario, llm=client, domains=DomainRegistry.discover()) as (
-        running,
-        _,
-    ):
-        yield running
-    py_trees.blackboard.Blackboard.clear()
-    client.close()
+def session(text_session: Callable[[str, str], AssistantSession]) -> AssistantSession:
+    return text_session(LOUNGE, "names_said")
 
 
 def test_a_persons_word_before_the_things_head_does_not_name_the_person(
