@@ -361,7 +361,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
-        acts, confirm = social_acts(turn.request.text), bool(pending and pending.confirm)
+        acts, confirm = social_acts(turn.request.text), bool(pending and pending.asks_to_confirm)
         kind = answered_in_kind(acts, asks_a_task=asks, waiting=bool(pending), confirming=confirm)
         if kind or (pending is None and only_prohibits(turn.request.text)):  # "don't give Leo it"
             return self._decide("Acknowledge", [], "a social turn or a prohibition: acknowledged")

@@ -314,7 +314,7 @@ def continuation(
     if not words or asks_the_robot(utterance):
         return None
     acts = social_acts(frame.text) if frame is not None else ()
-    if answers_no_question(acts, confirming=bool(pending.confirm)):
+    if answers_no_question(acts, confirming=pending.asks_to_confirm):
         return None
     expected = expected_kind(pending)
     given = answer_kind(frame) if frame is not None else expected

@@ -314,6 +314,15 @@ class PendingTask(BaseModel):
         "answers with its request (knowledge/understanding/answer_kinds.py)",
     )
 
+    @property
+    def asks_to_confirm(self) -> bool:
+        """Whether the question asks for a yes to the request as it stands.
+
+        Safety doubts to confirm, or nothing missing ("Just to be sure: should I go ahead
+        with ...?"): a "no" to it drops the request.
+        """
+        return bool(self.confirm) or not self.missing
+
 
 def plain(value: Any) -> SlotValue:
     """``value`` as a JSON-friendly slot value (tuples become lists, other objects text)."""

@@ -91,3 +91,13 @@ def test_a_prohibition_is_acknowledged_and_kept(session: AssistantSession) -> No
     assert later.control == "Clarify" and "keep from leo" in later.reply.lower()
     mixed = session.turn("don't give Leo the tumbler, give it to Priya")
     assert mixed.control != "Acknowledge"  # a step is asked for too
+
+
+def test_a_no_to_a_question_asking_to_go_ahead_drops_the_request(
+    session: AssistantSession,
+) -> None:
+    """Checked to fail before: "no" to "Just to be sure: ...?" was out of scope."""
+    asked = session.turn("don't give Leo the tumbler, give it to Priya")
+    assert "Just to be sure" in asked.reply
+    declined = session.turn("no")
+    assert (declined.control, declined.reply) == ("Acknowledge", "All right.")

@@ -348,7 +348,9 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         frame = keys.read_request_frame(self.blackboard)
         acts = social_acts(frame.text) if frame else ()
-        if control == "Acknowledge" and drops_the_question(acts, confirming=bool(pending.confirm)):
+        if control == "Acknowledge" and drops_the_question(
+            acts, confirming=pending.asks_to_confirm
+        ):
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} dismissed"]
         if control in ("Proceed", "Reject") and moves_on(pending, intent):
