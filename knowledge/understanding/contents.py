@@ -254,19 +254,27 @@ def water_as_fill(step: Step) -> Step:
 
 WATER_SOURCE: Final = "water_source"
 """The taxonomy's flag of what gives water (a tap, a sink): a fill there takes its water."""
+HOLDS_LIQUID: Final = "holds_liquid"
+"""The taxonomy's flag of a vessel (a jug, a kettle): a fill from one pours from it."""
 
 
 def filled_from(step: Step) -> Step:
-    """A fill from a source that gives water (a tap, a sink): filled there, the source dropped.
+    """A fill from a source: filled there when it gives water, poured from when it holds it.
 
     "fill the kettle from the tap" fills the kettle at a tap (before, "the kettle from the
-    tap" was read as one thing and matched nothing). Any other source is left as said: what a
-    vessel holds may be no water, and pouring it is not the fill asked for.
+    tap" was read as one thing and matched nothing); "fill the dog's bowl from the big jug"
+    pours from the jug into the bowl, what the jug holds judged by the hazard rules as any
+    pour's source is (``haz:holdsFlag``: descaler is no drink). A source the taxonomy does not
+    name as either is left as said.
     """
     if step.action != "fill" or step.source is None or len(step.wanted) != 1:
         return step
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(step.source.text)
-    if kind is None or WATER_SOURCE not in taxonomy.properties(kind).flags:
+    flags = taxonomy.properties(kind).flags if kind is not None else frozenset()
+    if WATER_SOURCE in flags:
+        return replace(step, source=None)
+    if HOLDS_LIQUID not in flags:
         return step
-    return replace(step, source=None)
+    target = replace(step.wanted[0], preposition="into")
+    return replace(step, verb=POURING, action=POURING, objects=(), relation="in", landmark=target)

@@ -162,8 +162,12 @@ def test_one_step_water_request_is_fill(household: DomainPack) -> None:
     [
         ("fill the kettle from the tap", ("Fill", {"container": "the kettle"})),
         ("top up the jug from the sink", ("Fill", {"container": "the jug"})),
-        # what a vessel holds may be no water: as said, for the robot to ask about
-        ("fill the vase from the jug", ("Fill", {"container": "the vase from the jug"})),
+        # a vessel's liquid is poured from it (the hazard rules judge what it holds)
+        ("fill the vase from the jug", ("Pour", {"source": "the jug", "target": "the vase"})),
+        (
+            "top up the dog bowl from the kettle",
+            ("Pour", {"source": "the kettle", "target": "the dog bowl"}),
+        ),
     ],
 )
 def test_a_fill_from_a_tap_fills_there(
