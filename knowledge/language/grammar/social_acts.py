@@ -43,7 +43,8 @@ class SocialAct(StrEnum):
 COURTESIES: Final = frozenset(
     {SocialAct.THANKS, SocialAct.GREETING, SocialAct.ASKED_AFTER, SocialAct.FAREWELL}
 )
-"""Acts that answer no question: said while one is pending, they leave it pending."""
+"""Acts that answer no question: said while one is pending, they leave it pending (but a
+question asking to confirm holds only for the turn right after it, whatever is said)."""
 
 _CLAUSE_END: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
 _WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
