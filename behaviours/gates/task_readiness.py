@@ -73,6 +73,7 @@ from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.safety.hazard_readings import (
     Reading,
+    conversation_said,
     forbidden_in_every_reading,
     frame_readings,
     said_together,
@@ -84,8 +85,7 @@ PLANNER_MODULE = "planner"
 """The module that plans tasks without a template (``behaviours.actions.planning.plan_task``)."""
 
 
-ModelControl = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
-"""The decisions the model may answer (Acknowledge is the fast path's alone)."""
+ModelControl = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]  # not Acknowledge
 
 
 class InnerSpeech(BoundedText):
@@ -667,8 +667,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             pack = self.domains.get(str(turn.domain))
         if pack is None:
             return None
-        frame, scene = turn.frame, self.scene
-        said = [*(frame.said if frame is not None else []), turn.utterance]
+        frame, scene = turn.frame, self.scene  # what was said before is judged too
+        said = conversation_said(turn.working, frame.said if frame else [], turn.utterance)
         if turn.check is None or self._needs_absent_planner(turn):
             lexicons = self._lexicons.get(pack.name, {})
             earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)

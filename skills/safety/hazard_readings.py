@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -119,6 +120,19 @@ def frame_readings(
         else:
             reading.append((spec.plan.task, args))
     return [reading] if reading else []
+
+
+def conversation_said(
+    working: WorkingContext | None, request: Sequence[str], utterance: str
+) -> list[str]:
+    """What the user said that the hazards of a reading are judged with, oldest first.
+
+    The conversation's earlier turns (``working``'s history: "I put the descaler in the
+    kettle" said a turn before the request), then the request's utterances and this one, as
+    the plan's dry run reads them: a hazard said before is found before a plan is made.
+    """
+    earlier = [turn.user for turn in working.history] if working is not None else []
+    return list(dict.fromkeys([*earlier, *request, utterance]))
 
 
 def forbidden_in_every_reading(
