@@ -63,7 +63,10 @@ class PlanHazards:
         if self._said_of is None:  # the things' names do not change within a plan
             labels = labels_of(belief.people.values())
             names = {
-                person.id: [labels.get(person.id, person.id), *_age_names(person.age_group)]
+                person.id: [
+                    labels.get(person.id, person.id),
+                    *(age_group_names(person.age_group) if person.age_group else ()),
+                ]
                 for person in belief.people.values()
             }
             self._said_of = Said(
@@ -143,8 +146,3 @@ def _vessel(belief: Belief, thing_id: str) -> bool:
     thing = belief.things[thing_id]
     described = Descriptions(thing.id, thing.type, thing.label, flags=thing.flags)
     return HOLDS_LIQUID in safety_properties(described).kinds
-
-
-def _age_names(age_group: str | None) -> tuple[str, ...]:
-    """What a person of ``age_group`` is called ("the baby", "the kids"); () when unknown."""
-    return age_group_names(age_group) if age_group is not None else ()

@@ -347,10 +347,9 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         control = keys.read_optional(self.blackboard, self.control_key, str)
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         frame = keys.read_request_frame(self.blackboard)
-        acts = social_acts(frame.text) if frame else ()
-        if control == "Acknowledge" and drops_the_question(
-            acts, confirming=pending.asks_to_confirm
-        ):
+        acknowledged = control == "Acknowledge" and frame is not None
+        acts = social_acts(frame.text) if acknowledged and frame is not None else ()
+        if drops_the_question(acts, confirming=pending.asks_to_confirm):
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} dismissed"]
         if control in ("Proceed", "Reject") and moves_on(pending, intent):
