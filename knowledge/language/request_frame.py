@@ -689,8 +689,8 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         state.for_thing = state.for_thing or phrase
     elif role == "recipient":
         state.objects.append(phrase)
-    elif role == "destination" and state.landmark is not None and not phrase.determiner:
-        return  # "put it on the stove to dry": a purpose, not a place
+    elif role == "destination" and not phrase.determiner and _purpose_of(state):
+        return  # "put it on the stove to dry", "fetch me a magazine to flick through"
     elif state.landmark is not None or state.told_where or _describes_object(state):
         _locate(state, phrase)
         state.told_where = False  # "it's on the table to the sink": the sink is where it goes
@@ -705,6 +705,15 @@ def _names_someone(clause: Clause, phrase: ObjectPhrase) -> bool:
         return False
     said = [word.said for word in clause.words if word.text in phrase.text.lower().split()]
     return bool(said) and all(word[:1].isupper() for word in said)
+
+
+def _purpose_of(state: _StepState) -> bool:
+    """Whether a bare "to ..." says what a thing is for: its place or recipient is known.
+
+    A thing named by what it is for ("something to read") keeps it: that is how it is found.
+    """
+    named = bool(state.objects) and not state.objects[-1].pronoun
+    return state.landmark is not None or (state.recipient is not None and named)
 
 
 def _describes_object(state: _StepState) -> bool:

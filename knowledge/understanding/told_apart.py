@@ -26,6 +26,7 @@ from typing import Final
 
 from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.indifference import without_choice_left
+from cogtree.knowledge.language.grammar.number import count_of
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -71,7 +72,6 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     of it: "a towel on the ledge"), nor when ``said`` is not found as said.
     """
     words = request_words()
-    opening = words.determiners | words.quantities | words.measures | {"of"}
     said_words = _WORD.findall(said.lower())
     found = _said_alone(utterances, said, others)
     if found is None:
@@ -79,12 +79,36 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     if said_words[0] in words.indefinites or _choice_left(utterances):
         return True
     counts = words.determiners | words.quantities
-    run = said_words[:1] if said_words[0] in counts else []
-    before = [] if run else _WORD.findall(found.string[: found.start()])
+    counted = [word for word in _opening(found, said_words) if word in counts]
+    return bool(counted) and counted[0] in request_words().any_one
+
+
+def count_asked(utterances: Sequence[str], said: str) -> int:
+    """How many things ``said`` asks for by the count said with it, else 0.
+
+    "two apples", "a couple of biscuits" as said, even when the slot holds only "apples"
+    (:func:`~knowledge.language.grammar.number.count_of` of the opening words and it).
+    """
+    found = _said_at(utterances, _WORD.findall(said.lower()))
+    return 0 if found is None else count_of(" ".join([*_before(found), found.group(0)]))
+
+
+def _opening(found: re.Match[str], said_words: list[str]) -> list[str]:
+    """The determiners, counts and measures that open a referent: its own, else those before it."""
+    words = request_words()
+    return (
+        said_words[:1] if said_words[0] in words.determiners | words.quantities else _before(found)
+    )
+
+
+def _before(found: re.Match[str]) -> list[str]:
+    """The determiners, counts and measures right before a referent as said ("two of")."""
+    words = request_words()
+    opening = words.determiners | words.quantities | words.measures | {"of"}
+    before, run = _WORD.findall(found.string[: found.start()]), []
     while before and before[-1] in opening:
         run.insert(0, before.pop())
-    counted = [word for word in run if word in counts]
-    return bool(counted) and counted[0] in request_words().any_one
+    return run
 
 
 def _choice_left(utterances: Sequence[str]) -> bool:
@@ -106,7 +130,17 @@ def _said_alone(
     utterances: Sequence[str], said: str, others: Sequence[str]
 ) -> re.Match[str] | None:
     """Where ``said`` was said (:func:`said_alone`), or None."""
-    said_words = _WORD.findall(said.lower())
+    found = _said_at(utterances, _WORD.findall(said.lower()))
+    if found is None:
+        return None
+    elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
+    if set(_more_of_it(found.string[found.end() :])) - english_stop_words() - elsewhere:
+        return None
+    return found
+
+
+def _said_at(utterances: Sequence[str], said_words: list[str]) -> re.Match[str] | None:
+    """Where the words of a referent were first said, or None."""
     if not said_words:
         return None
     rest = r"\W+".join(map(re.escape, said_words[1:]))
@@ -114,13 +148,7 @@ def _said_alone(
     if rest:  # "a fruit" as the slot holds it, "a bit of fruit" as said: a measure between
         patterns.append(rf"\b{re.escape(said_words[0])}(?:\W+\w+){{1,2}}?\W+of\W+{rest}\b")
     read = _as_read(utterances)
-    found = next((m for p in patterns for u in read if (m := re.search(p, u))), None)
-    if found is None:
-        return None
-    elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
-    if set(_more_of_it(found.string[found.end() :])) - english_stop_words() - elsewhere:
-        return None
-    return found
+    return next((m for p in patterns for u in read if (m := re.search(p, u))), None)
 
 
 def _as_read(utterances: Sequence[str]) -> list[str]:

@@ -29,7 +29,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.grammar.number import names_every
+from cogtree.knowledge.language.grammar.number import names_every, without_count
 from cogtree.knowledge.language.pronouns import people_meant
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -51,6 +51,7 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.understanding.told_apart import (
     asks_for_any,
+    count_asked,
     describing_words,
     said_alone,
     told_apart_for_use,
@@ -93,6 +94,8 @@ class _SceneLookup:
     futures: list[Future[Placed]] = field(default_factory=list)
     any_one: list[bool] = field(default_factory=list)
     """Per item: asks for any one (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
+    counts: list[int] = field(default_factory=list)
+    """Per item: how many things the count said with it asks for (0: no count)."""
     alone: list[bool] = field(default_factory=list)
     """Per item: nothing more said of it in its sentence (``said_alone``, no describing words)."""
     moves: bool = False
@@ -206,8 +209,10 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         """One step per thing when the one task means every thing its words fit."""
         frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         slot = self._first_scene_slot.get(ONE_TASK, "")
-        things = self._candidates.get(ONE_TASK, [])
-        steps = each_of_several(frame, slot, self._resolved.get(ONE_TASK, {}), things)
+        things, resolved = self._candidates.get(ONE_TASK, []), self._resolved.get(ONE_TASK, {})
+        said = resolved[slot].said if slot in resolved else ""
+        count = count_asked(self._said, said) if isinstance(said, str) else 0
+        steps = each_of_several(frame, slot, resolved, things, count)
         if frame is None or not steps:
             return
         for index, (_, resolved) in enumerate(steps):
@@ -322,12 +327,13 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             lookup = _SceneLookup(slot, said, items, step, lexicon, people, for_use, moves=moves)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
+                lookup.counts.append(count_asked(self._said, item))
                 more = describing_words(self._said, item)  # "that fruit, the red one"
                 lookup.alone.append(not more and said_alone(self._said, item, others))
                 resolve = partial(
                     placed_referents, self.scene, placed=for_use or lookup.any_one[-1]
                 )
-                lookup.futures.append(self.submit(resolve, item, speaker))
+                lookup.futures.append(self.submit(resolve, without_count(item), speaker))
             self._lookups.append(lookup)
         elif kind in ("kg", "value"):
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
@@ -341,8 +347,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         reasons: list[str] = []
         first: list[Candidate] | None = None
         guessed = False
-        for item, future, any_one, alone in zip(
-            lookup.items, lookup.futures, lookup.any_one, lookup.alone, strict=True
+        for item, future, any_one, count, alone in zip(
+            lookup.items, lookup.futures, lookup.any_one, lookup.counts, lookup.alone, strict=True
         ):
             if not future.done():
                 future.cancel()
@@ -362,7 +368,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 named = _named_nodes(item, lookup.lexicon)  # unless a name is said (below)
                 candidates, guessed = ([], guessed) if named else (candidates, True)
             placed = (candidates, places, readings)
-            candidates = _narrowed(placed, item, self._said, lookup.for_use, any_one, alone)
+            wanted = (lookup.for_use, any_one, count, alone)
+            candidates = _narrowed(placed, item, self._said, *wanted)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
@@ -400,15 +407,26 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
 
 
 def _narrowed(
-    placed: Placed, item: str, said: list[str], for_use: bool, any_one: bool, alone: bool
+    placed: Placed,
+    item: str,
+    said: list[str],
+    for_use: bool,
+    any_one: bool,
+    count: int,
+    alone: bool,
 ) -> list[Candidate]:
     """The candidates of ``item`` left to choose from (each rule of :mod:`.fit_for_use`).
 
     ``for_use``: brought for the speaker (told apart and fit for use, and any one of those side
     by side before them, "that fruit", when the words name none alone); ``any_one``: asked for
-    as any one of a kind ("a piece of fruit": the apple or the satsuma).
+    as any one of a kind ("a piece of fruit": the apple or the satsuma); ``count``: how many
+    were asked for ("a couple of biscuits": the first two of things alike side by side, else
+    every one, to ask which).
     """
     candidates, places, readings = placed
+    if count > 1:
+        alike = len(candidates) >= count and len(any_will_do(candidates, places, readings)) == 1
+        return candidates[:count] if alike else candidates
     if for_use:
         candidates = fit_for_use(told_apart_for_use(candidates, said, item), item)
     ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
@@ -535,13 +553,15 @@ def each_of_several(
     slot: str,
     resolved: Mapping[str, SlotResolution],
     things: Sequence[Candidate],
+    count: int = 0,
 ) -> list[tuple[IntentStep, dict[str, SlotResolution]]]:
     """The steps of a one-task ``frame`` whose ``slot`` means every thing its words fit.
 
-    "Put the mugs in the sink" with two mugs (:func:`names_every`): the task once for each of
-    ``things`` (the slot's candidates, at most :data:`EACH_LIMIT`, every one that matched
-    listed), each step with that thing resolved and the other slots as they were. Empty when
-    the words mean one thing, or the candidates are not the slot's every match.
+    "Put the mugs in the sink" with two mugs (:func:`names_every`), or as many things as
+    ``count`` ("two mugs": the count said with it): the task once for each of ``things`` (the
+    slot's candidates, at most :data:`EACH_LIMIT`, every one that matched listed), each step
+    with that thing resolved and the other slots as they were. Empty when the words mean one
+    thing, or the candidates are not the slot's every match.
     """
     found = resolved.get(slot)
     if frame is None or frame.task is None or found is None or not isinstance(found.said, str):
@@ -549,7 +569,8 @@ def each_of_several(
     listed = all(thing.among is None or thing.among <= len(things) for thing in things)
     if not 1 < len(things) <= EACH_LIMIT or {t.id for t in things} != set(found.ids):
         return []
-    if not listed or not names_every(found.said, [thing.label for thing in things]):
+    counted = count == len(things)  # "two plates": the two kept of more alike
+    if not (counted or (listed and names_every(found.said, [t.label for t in things]))):
         return []
     return [
         (
