@@ -33,7 +33,7 @@ MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 642,
     "behaviours/gates/task_readiness.py": 782,
     "behaviours/keys.py": 655,
-    "knowledge/language/request_frame.py": 738,
+    "knowledge/language/request_frame.py": 736,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 641,

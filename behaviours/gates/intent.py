@@ -34,7 +34,7 @@ from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.safety.doubts import explicit_yes
+from cogtree.knowledge.safety.doubts import confirms
 from cogtree.knowledge.safety.said_of_things import tells_what_was_put_in
 from cogtree.knowledge.understanding.answer_kinds import asks_cued_task, said_before
 from cogtree.knowledge.understanding.frame_tasks import (
@@ -192,19 +192,19 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     Handles: ``llm``, ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (its things, rooms and people are the lexicons of scene slots).
 
-    Fast path: out of scope -> no task, no model. An explicit yes to a pending question that
-    asked to confirm the request -> the pending task as it was. A pending task of the domain
-    that the utterance continues (fills a missing slot, or answers it briefly with an answer
-    of the kind the question asks for: :mod:`knowledge.understanding.answer_kinds`) -> the
-    pending task with the new slots merged in (a place for a thing the robot never saw: the
+    Fast path: out of scope -> no task, no model. A yes confirming a pending request or taking
+    an offer (:func:`~knowledge.safety.doubts.confirms`) -> it as it was. A pending task of the
+    domain that the utterance continues (fills a missing slot, or answers it briefly with an
+    answer of the kind the question asks for: :mod:`knowledge.understanding.answer_kinds`) ->
+    the pending task with the new slots merged in (a place for a thing the robot never saw: the
     pack's note of where it is, ``answers`` set), unless the utterance clearly asks for another
     task (a sure guess holding that task's cue phrase). A statement of what was put in a thing
-    ("I put bleach in the glass": no step) -> no task. A request whose frame
-    (:mod:`knowledge.language.request_frame`) has one step that one task of the pack holds whole ->
-    that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
-    source; :mod:`knowledge.understanding.frame_tasks`), so an object the robot has never heard of
-    is kept as said. A request whose steps are each a planned task of the pack -> a sequence: the
-    frame's ``steps``, one task per step in order, ``task`` and ``slots`` the first's (an
+    ("I put bleach in the glass") -> no task. A request whose frame
+    (:mod:`knowledge.language.request_frame`) has one step that one task of the pack holds whole
+    -> that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
+    source; :mod:`knowledge.understanding.frame_tasks`), so an object the robot has never heard
+    of is kept as said. A request whose steps are each a planned task of the pack -> a sequence:
+    the frame's ``steps``, one task per step in order, ``task`` and ``slots`` the first's (an
     answer to a question about one step completes that step of the pending sequence). A sure
     :class:`~knowledge.understanding.intent_matching.IntentMatcher` guess -> that task with the
     slots the deterministic filler is sure of.
@@ -275,14 +275,14 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         utterance = fast_path_text(self._utterance(), self._notes)
         guess = self._guess = domain.matcher.match(utterance)
         pending = self._pending_here()
-        if pending is not None and pending.confirm and explicit_yes(utterance):
+        frame = keys.read_request_frame(self.blackboard)
+        if pending is not None and confirms(pending, utterance, frame):
             why = f"confirms the pending {pending.task}"
             return Verdict(self._decision(pending.task, {}, 0.9, why), why)
         cued = guess.task if guess.confident and guess.task in guess.cued else None  # sure of it
         if pending is not None and not asks_cued_task(
             cued, domain.pack, domain.lexicons, pending, utterance
         ):
-            frame = keys.read_request_frame(self.blackboard)
             follow = continuation(domain.pack, pending, utterance, domain.lexicons, frame)
             if follow is not None:
                 self._answers = True  # apply() merges it with the pending request

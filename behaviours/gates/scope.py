@@ -26,7 +26,7 @@ from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.robot_skills import RobotSkill
-from cogtree.knowledge.safety.doubts import explicit_yes
+from cogtree.knowledge.safety.doubts import confirms
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import holds_every_step
 from cogtree.knowledge.understanding.intent_matching import (
@@ -360,9 +360,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             task = pack.task(pending.task)
         except KeyError:
             return None
-        if pending.confirm and explicit_yes(utterance):
-            return pack.name, f"confirms the pending {task.name} request"
         frame = keys.read_request_frame(self.blackboard)
+        if confirms(pending, utterance, frame):
+            return pack.name, f"confirms the pending {task.name} request"
         follow = continuation(pack, pending, utterance, self._lexicons.get(pack.name, {}), frame)
         if follow is None:
             return None

@@ -636,10 +636,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
 
 
 def _leaves_it(clause: Clause, state: _StepState) -> bool:
-    """Whether the word at the cursor is a result word after the verb's object.
-
-    "slide it open", "push the door shut": a verb, then a thing, then the word ends the clause.
-    """
+    """Whether the word at the cursor ends the clause as a result ("slide it open", "shut")."""
     return bool(state.verb) and bool(state.objects) and clause.result_word()
 
 
@@ -675,6 +672,7 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         other = noun_phrase(clause, negated=True)
         clause.at = at if other is None or other.text == other.quantity else clause.at  # "much"
     phrase = replace(phrase, preposition=said)
+    named_for = state.recipient and state.objects and not state.objects[-1].pronoun  # not "it"
     if role == "recipient" and phrase.quantity and phrase.head == phrase.quantity:
         return  # "for seven", "for 2": a time or a count, not someone
     if role in ("destination", "recipient") and _names_someone(clause, phrase):
@@ -689,8 +687,8 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         state.for_thing = state.for_thing or phrase
     elif role == "recipient":
         state.objects.append(phrase)
-    elif role == "destination" and not phrase.determiner and _purpose_of(state):
-        return  # "put it on the stove to dry", "fetch me a magazine to flick through"
+    elif role == "destination" and not phrase.determiner and (state.landmark or named_for):
+        return  # a purpose: "put it on the stove to dry", "get me a magazine to flick through"
     elif state.landmark is not None or state.told_where or _describes_object(state):
         _locate(state, phrase)
         state.told_where = False  # "it's on the table to the sink": the sink is where it goes
@@ -705,15 +703,6 @@ def _names_someone(clause: Clause, phrase: ObjectPhrase) -> bool:
         return False
     said = [word.said for word in clause.words if word.text in phrase.text.lower().split()]
     return bool(said) and all(word[:1].isupper() for word in said)
-
-
-def _purpose_of(state: _StepState) -> bool:
-    """Whether a bare "to ..." says what a thing is for: its place or recipient is known.
-
-    A thing named by what it is for ("something to read") keeps it: that is how it is found.
-    """
-    named = bool(state.objects) and not state.objects[-1].pronoun
-    return state.landmark is not None or (state.recipient is not None and named)
 
 
 def _describes_object(state: _StepState) -> bool:

@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.memory.model import WorkingContext
-from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.understanding.pending_question import accepts
+from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask, SlotResolution
 from cogtree.knowledge.wording import singular
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -221,3 +223,15 @@ def safety_doubts(rules: Sequence[SafetyRule], request: SafetyRequest) -> list[S
 def explicit_yes(utterance: str) -> bool:
     """Whether ``utterance`` is an explicit yes and nothing else (no new request in it)."""
     return EXPLICIT_YES.fullmatch(utterance.strip().rstrip(".!").strip()) is not None
+
+
+def confirms(pending: PendingTask, utterance: str, frame: RequestFrame | None) -> bool:
+    """Whether ``utterance`` says yes to ``pending``'s question and so runs its task as it was.
+
+    A question about safety doubts takes only a whole yes (:func:`explicit_yes`); an offer
+    (``offered``) takes a yes opening the turn that asks for nothing new
+    (:func:`~knowledge.understanding.pending_question.accepts`: "oh yes please, you're a treasure").
+    """
+    if pending.confirm:
+        return explicit_yes(utterance)
+    return pending.offered and accepts(utterance, frame)

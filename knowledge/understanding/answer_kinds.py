@@ -59,6 +59,7 @@ from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import step_task
 from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.pending_question import accepts
 from cogtree.knowledge.understanding.slot_filling import fill_slots
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
@@ -277,9 +278,11 @@ def proposal_taken(answer: str, pending: PendingTask) -> dict[str, str]:
     """The values ``pending``'s question proposed, when ``answer`` is a bare yes; else none.
 
     "Where should I put it: in the fridge?" - "yeah": the fridge. A no, or anything more than
-    a yes, takes nothing (the proposal's slot stays open).
+    a yes, takes nothing (the proposal's slot stays open); an offer is taken by a yes that
+    opens the answer (:func:`~knowledge.understanding.pending_question.accepts`).
     """
-    return dict(pending.proposed) if _says_to_proposal(answer, pending) else {}
+    offer_taken = pending.offered and accepts(answer)  # "oh yes please, you're a star"
+    return dict(pending.proposed) if offer_taken or _says_to_proposal(answer, pending) else {}
 
 
 def proposal_declined(answer: str, pending: PendingTask) -> bool:

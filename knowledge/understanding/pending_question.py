@@ -25,14 +25,30 @@ sequence, one of its steps' tasks) in the pending domain (the intent node merged
 when the frame says it answers the question (``answers``: the intent node read the utterance
 as the answer and it became another task: where the thing asked about is, noted); without
 an intent frame nothing is judged.
+
+The robot asks a question of its own after an answer, too: an offer (:func:`offer_after`).
+A question about the home that found one thing the robot can carry ("I can't find my specs",
+"is there any milk?") is answered, and the robot offers to bring it, as a helper who has just
+said where a thing is would. It is decided from what the turn found, with no list of
+questions: the answer came from a task that only answers (``knowledge_query``), its scene
+slot resolved to exactly one object (not a piece of furniture nor a room; a guess from a
+label's words is named, so a yes confirms it), the reply asks nothing itself, and the pack
+has a task that brings a thing to the person speaking (:func:`bringing_task`: its plan takes
+a slot's thing to ``$speaker``). The offer is a pending task (``offered``) whose slot holds
+the thing's label, as proposed: the robot says what it would do, so a yes runs exactly that
+(:func:`accepts`), and anything else drops the offer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cogtree.knowledge.language.grammar.social_acts import SocialAct, clause_acts, first_clause
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
+from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 
 BACK_TO_IT = "Back to your earlier request:"
@@ -83,3 +99,69 @@ def settle_moved_on(pending: PendingTask, reply: str) -> Settled:
         return Settled(kept, said, f"pending {pending.task} kept and asked again")
     said = f"{reply} {dropped_note(pending)}".strip()
     return Settled(None, said, f"pending {pending.task} dropped: the user moved on")
+
+
+CARRIED = "object"
+"""The kind of scene node the robot can carry (not furniture, a container or a room)."""
+
+
+def bringing_task(pack: DomainPack) -> tuple[TaskSpec, str] | None:
+    """The pack's first task whose plan brings one of its scene slots' things to the speaker.
+
+    As (task, slot); None when the pack brings nothing to anyone.
+    """
+    for task in pack.manifest.tasks:
+        if task.plan is None or SPEAKER_ARGUMENT not in task.plan.args.values():
+            continue
+        slots = [
+            slot
+            for slot in task.plan.args.values()
+            if (spec := task.slots.get(slot)) is not None and spec.resolve == "scene"
+        ]
+        if len(slots) == 1:
+            return task, slots[0]
+    return None
+
+
+def offer_after(
+    pack: DomainPack, answered: str, candidates: Sequence[Candidate], reply: str, said: str
+) -> PendingTask | None:
+    """The offer to bring the one thing the answer of task ``answered`` found, else None.
+
+    ``candidates``: what the answer's scene slot resolved to; ``reply``: the answer given;
+    ``said``: the user's utterance (kept with the offer, so a yes is grounded in it).
+    """
+    spec = _task(pack, answered)
+    bringing = bringing_task(pack)
+    if spec is None or not spec.answers_only or bringing is None or len(candidates) != 1:
+        return None
+    thing = candidates[0]
+    if thing.kind != CARRIED or not reply.strip() or "?" in reply:
+        return None
+    task, slot = bringing
+    return PendingTask(
+        domain=pack.name,
+        task=task.name,
+        slots={slot: thing.label},
+        said=[said],
+        proposed={slot: thing.label},
+        question=f"Shall I bring the {thing.label} to you?",
+        offered=True,
+    )
+
+
+def accepts(utterance: str, frame: RequestFrame | None = None) -> bool:
+    """Whether ``utterance`` takes an offer: its first clause says yes ("oh yes please, ...").
+
+    What follows the yes in other clauses ("you're a treasure") does not undo it; a request
+    of ``frame`` (the turn's parse) outside that clause makes it no mere yes ("yes, and bring
+    the mug too"): the turn is read as any other.
+    """
+    said = first_clause(utterance)
+    acts = clause_acts(said)
+    asks = frame is not None and any(step.text.lower() not in said.lower() for step in frame.steps)
+    return SocialAct.ACCEPT in acts and SocialAct.DECLINE not in acts and not asks
+
+
+def _task(pack: DomainPack, name: str) -> TaskSpec | None:
+    return next((task for task in pack.manifest.tasks if task.name == name), None)

@@ -89,6 +89,8 @@ def count_asked(utterances: Sequence[str], said: str) -> int:
     "two apples", "a couple of biscuits" as said, even when the slot holds only "apples"
     (:func:`~knowledge.language.grammar.number.count_of` of the opening words and it).
     """
+    if count := count_of(said):  # "3 apples" as the slot holds it
+        return count
     found = _said_at(utterances, _WORD.findall(said.lower()))
     return 0 if found is None else count_of(" ".join([*_before(found), found.group(0)]))
 
@@ -105,7 +107,7 @@ def _before(found: re.Match[str]) -> list[str]:
     """The determiners, counts and measures right before a referent as said ("two of")."""
     words = request_words()
     opening = words.determiners | words.quantities | words.measures | {"of"}
-    before, run = _WORD.findall(found.string[: found.start()]), []
+    before, run = _WORD.findall(found.string[: found.start()]), list[str]()
     while before and before[-1] in opening:
         run.insert(0, before.pop())
     return run

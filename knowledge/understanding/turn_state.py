@@ -307,6 +307,12 @@ class PendingTask(BaseModel):
         description="the slots whose options are only guesses: an answer that leaves the choice "
         'to the robot ("either") picks none of them',
     )
+    offered: bool = Field(
+        False,
+        description="the question offers the task as the robot said it, its slots filled "
+        '("Shall I bring it to you?" after saying where a thing is: '
+        "knowledge/understanding/pending_question.py): a yes runs it, anything else drops it",
+    )
     ways: dict[str, str] = Field(
         default_factory=dict,
         description="the particles the question asks between, each with the request it makes "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.language.grammar.number import names_every
+from cogtree.knowledge.language.grammar.number import count_of, names_every, without_count
 
 
 @pytest.mark.parametrize(
@@ -51,3 +51,37 @@ def test_phrases_that_mean_one_thing_or_a_number(said: str, names: list[str]) ->
 def test_names_of_any_script_are_read_without_failing(names: list[str]) -> None:
     assert names_every("the mugs", names)
     assert not names_every("the mug", names)
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("two mugs", 2),
+        ("a couple of biscuits", 2),
+        ("a pair of socks", 2),
+        ("3 apples", 3),
+        ("two of the plates", 2),
+        ("ten pegs", 10),
+        ("the two plates", 0),
+        ("a few mugs", 0),
+        ("some mugs", 0),
+        ("a mug", 0),
+        ("the mugs", 0),
+    ],
+)
+def test_the_count_that_opens_a_phrase(said: str, count: int) -> None:
+    assert count_of(said) == count
+
+
+@pytest.mark.parametrize(
+    ("said", "rest"),
+    [
+        ("two of the plates", "the plates"),
+        ("a couple of biscuits", "biscuits"),
+        ("3 apples", "apples"),
+        ("the mugs", "the mugs"),
+        ("one of the mugs", "one of the mugs"),
+    ],
+)
+def test_a_phrase_without_its_count(said: str, rest: str) -> None:
+    assert without_count(said) == rest

@@ -7,6 +7,7 @@ import pytest
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.told_apart import (
     asks_for_any,
+    count_asked,
     describing_words,
     said_alone,
     told_apart,
@@ -164,3 +165,18 @@ def test_another_persons_own_thing_is_not_offered_for_a_use_while_a_free_one_fit
     assert [c.id for c in told_apart_for_use(alone, said, "anything I can comb my hair with")] == [
         "g1"
     ]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "count"),
+    [
+        ("put a couple of plates on the table", "a plates", 2),
+        ("bring me two of the apples", "the apples", 2),
+        ("fetch me 3 apples", "3 apples", 3),
+        ("bring me the two plates", "the two plates", 0),
+        ("bring me the apples", "the apples", 0),
+        ("bring me an apple", "an apple", 0),
+    ],
+)
+def test_the_count_said_with_a_referent(utterance: str, said: str, count: int) -> None:
+    assert count_asked([utterance], said) == count

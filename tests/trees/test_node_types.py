@@ -139,7 +139,7 @@ def test_handles_are_read_from_setup() -> None:
         "workers": False,
     }
     consolidate = {h.name: h.required for h in registry["Consolidate"].handles}
-    assert consolidate == {"memory": True, "workers": True}
+    assert consolidate == {"memory": True, "workers": True, "domains": False}
     assert [h.name for h in registry["ExecutePlan"].handles] == [
         "scene_graph",
         "workers",

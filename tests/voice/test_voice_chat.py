@@ -34,7 +34,8 @@ def test_a_spoken_request_is_answered_end_to_end(spoken, blackboard, capsys, tmp
     assert len(heard) == 1 and heard[0]["client"] == "voice input"
     assert heard[0]["value"]["text"] == "where is the magazine"
     assert heard[0]["value"]["confidence"] > 0 and heard[0]["value"]["audio_seconds"] > 1
-    assert sorted(p.name for p in (tmp_path / "said").iterdir()) == ["0001.wav"]
+    said = sorted(p.name for p in (tmp_path / "said").iterdir())
+    assert said == ["0001.wav", "0002.wav"]  # the answer, then the offer to bring it
 
 
 def test_audio_that_holds_no_request_is_never_acted_on(blackboard, capsys, tmp_path) -> None:

@@ -19,15 +19,17 @@ from pydantic import BaseModel
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
-from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.grammar.social_acts import drops_the_question, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
 from cogtree.knowledge.memory.polarity import Stance, inadmissible, request_stance
 from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import explicit_yes
-from cogtree.knowledge.understanding.pending_question import moves_on, settle_moved_on
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.pending_question import moves_on, offer_after, settle_moved_on
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
@@ -203,13 +205,17 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     is kept for a follow-up that adds to it ("and the pepper too") only when it was let through
     (Proceed: it still meets every gate again when carried on);
     any other decision forgets the last one, so a request declined or asked about is never
-    carried on.
+    carried on. An answer that found one thing to carry offers to bring it (the question after
+    the reply, the offer pending: :func:`~knowledge.understanding.pending_question.offer_after`);
+    an offer holds for the next turn only, taken by a yes, dropped by anything else.
 
-    Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``.
+    Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``, optional
+    ``domains`` (without it nothing is offered).
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/turn/intent``, ``/turn/frame``, ``/session/pending`` (the claims pass
-    :func:`guard_claims`, as in StageClaims), ``/turn/speaker`` (unset: nobody identified the
+    :func:`guard_claims`, as in StageClaims), ``/turn/candidates`` (what an answer found),
+    ``/turn/speaker`` (unset: nobody identified the
     speaker, and the turn's facts hold for this conversation only, never for whoever speaks
     next: :meth:`~knowledge.memory.store.MemoryStore.write`). Writes
     ``/session/talked_about`` (its last request) and ``/session/pending``
@@ -233,6 +239,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         keys.SPEAKER,
         keys.REQUEST_FRAME,
         keys.TALKED_ABOUT,
+        keys.CANDIDATES,
     )
     writes = (keys.PENDING, keys.REPLY, keys.TALKED_ABOUT)
 
@@ -248,15 +255,18 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         self.intent_key = self.key_of(keys.INTENT)
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.talked_key = self.key_of(keys.TALKED_ABOUT)
+        self.candidates_key = self.key_of(keys.CANDIDATES)
+        self.domains: DomainRegistry | None = None
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
         self._settled: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``memory`` and ``workers`` handles."""
+        """Take the ``memory`` and ``workers`` handles, and the optional ``domains``."""
         super().setup(**kwargs)
         self.memory = require_handle(self, kwargs, "memory", MemoryStore)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+        self.domains = optional_handle(self, kwargs, "domains", DomainRegistry)
 
     def start(self) -> Future[TurnTrace] | Status:
         """Build the turn's trace and start writing it; FAILURE at once without an utterance."""
@@ -267,7 +277,9 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             self.feedback_message = "no utterance this turn: nothing to remember"
             return Status.FAILURE
         claims = tuple(self._claims())  # before settling: a confirmation reads the pending task
+        replied = keys.read_optional(self.blackboard, self.reply_key, str) or ""
         self._settled = self._settle_pending()
+        self._offer(replied)
         self._remember_request()
         self._trace = TurnTrace(
             user=utterance,
@@ -339,6 +351,32 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         kept = request or (talked.request if ran else None)  # an answer that ran: kept
         self.blackboard.set(self.talked_key, talked.model_copy(update={"request": kept}))
 
+    def _offer(self, replied: str) -> None:
+        """After an answer that found one thing to carry, offer to bring it (pending_question.py).
+
+        Not while a question waits, nor after ``replied`` (the reply the turn gave) was added
+        to when an earlier question was settled: one question at a time.
+        """
+        board, domain = self.blackboard, keys.read_optional(self.blackboard, self.domain_key, str)
+        intent = keys.read_optional(board, self.intent_key, IntentFrame)
+        answered = keys.read_optional(board, self.control_key, str) == "Proceed"
+        reply = keys.read_optional(board, self.reply_key, str) or ""
+        waiting = keys.read_optional(board, self.pending_key, PendingTask) is not None
+        if intent is None or intent.task is None or intent.steps or not answered:
+            return  # one answer per thing ("where are the apples?") offers none
+        if waiting or reply != replied:
+            return
+        if self.domains is None or domain is None or domain not in self.domains:
+            return
+        found = keys.read_optional(board, self.candidates_key, list) or []
+        said = keys.read_optional(board, self.utterance_key, str) or ""
+        things = [thing for thing in found if isinstance(thing, Candidate)]
+        offer = offer_after(self.domains.get(domain), intent.task, things, reply, said)
+        if offer is not None:
+            board.set(self.pending_key, offer)
+            board.set(self.reply_key, f"{reply} {offer.question}")
+            self._settled.append(f"offered {offer.task}")
+
     def _settle_pending(self) -> list[str]:
         """Settle the pending task after the turn (class docstring); notes on what happened."""
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
@@ -349,6 +387,9 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         frame = keys.read_request_frame(self.blackboard)
         acknowledged = control == "Acknowledge" and frame is not None
         acts = social_acts(frame.text) if acknowledged and frame is not None else ()
+        if pending.offered and (control != "Proceed" or moves_on(pending, intent)):
+            self.blackboard.unset(self.pending_key)  # an offer holds for the next turn only
+            return [f"the offer of {pending.task} lapsed"]
         if drops_the_question(acts, confirming=pending.asks_to_confirm):
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} dismissed"]

@@ -368,8 +368,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 named = _named_nodes(item, lookup.lexicon)  # unless a name is said (below)
                 candidates, guessed = ([], guessed) if named else (candidates, True)
             placed = (candidates, places, readings)
-            wanted = (lookup.for_use, any_one, count, alone)
-            candidates = _narrowed(placed, item, self._said, *wanted)
+            candidates = _narrowed(placed, item, self._said, lookup.for_use, any_one, count, alone)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)

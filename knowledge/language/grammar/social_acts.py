@@ -93,6 +93,12 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
     return () if SocialAct.ACCEPT in acts else acts
 
 
+def first_clause(text: str) -> str:
+    """The first clause of ``text`` that says anything ("oh yes please" of "Oh yes please, ta")."""
+    clauses = [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
+    return next((clause for clause in clauses if not _says_nothing(clause)), "")
+
+
 def _says_nothing(clause: str) -> bool:
     """Whether ``clause`` is only fillers and forms of address ("love", "erm")."""
     words = request_words()
