@@ -73,15 +73,17 @@ TYPE_FLAGS = frozenset(
         "sharp",
         "electrical",
         "heat_source",
+        "shakes",
         "choking",
         PREPARED,
         HOLDS_LIQUID,
     }
 )
-"""Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach
-is a chemical, cheese is food, a tablet is electrical, a hamster an animal, a grape something
-a toddler can choke on, a vase or a mug a vessel that may hold a liquid, a flapjack a food
-made of several things whose name does not say what is in it: :data:`PREPARED`).
+"""Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach is
+a chemical, cheese is food, a tablet is electrical, a hamster an animal, a washing machine a
+machine that shakes while it runs, a grape something a toddler can choke on, a vase or a mug a
+vessel that may hold a liquid, a flapjack a food made of several things whose name does not say
+what is in it: :data:`PREPARED`).
 
 The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning_tool`` and
 ``bin`` grant skills (switch it on, fill at it, wipe with it, drop waste in it), which only

@@ -145,7 +145,7 @@ def offer_after(
         slots={slot: thing.label},
         said=[said],
         proposed={slot: thing.label},
-        question=f"Shall I bring the {thing.label} to you?",
+        question=f"I can bring the {thing.label} to you, if you like.",
         offered=True,
     )
 

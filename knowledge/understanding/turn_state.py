@@ -310,7 +310,7 @@ class PendingTask(BaseModel):
     offered: bool = Field(
         False,
         description="the question offers the task as the robot said it, its slots filled "
-        '("Shall I bring it to you?" after saying where a thing is: '
+        '("I can bring it to you, if you like." after saying where a thing is: '
         "knowledge/understanding/pending_question.py): a yes runs it, anything else drops it",
     )
     ways: dict[str, str] = Field(

@@ -28,7 +28,7 @@ def test_one_thing_found_by_a_question_is_offered(shipped_domains: DomainRegistr
     pack = shipped_domains.get("household")
     offer = offer_after(pack, "WhereIs", found(), ANSWER, "where's the remote?")
     assert offer is not None and offer.offered and offer.task == "Fetch"
-    assert offer.question == "Shall I bring the remote to you?"
+    assert offer.question == "I can bring the remote to you, if you like."
     assert offer.slots == offer.proposed == {"object": "remote"}
     assert offer.said == ["where's the remote?"] and offer.asks_to_confirm
 

@@ -38,7 +38,7 @@ request: {speaker: rachel, text: hello}
 goal: {all: ["on(apple_1, counter)"]}
 """
 
-OFFER = "Shall I bring the reading glasses to you?"
+OFFER = "I can bring the reading glasses to you, if you like."
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_anything_but_a_yes_lets_the_offer_lapse(session: AssistantSession, othe
 
 
 def test_no_offer_for_furniture(session: AssistantSession) -> None:
-    assert "Shall I bring" not in session.turn("where is the table?").reply
+    assert "I can bring" not in session.turn("where is the table?").reply
 
 
 @pytest.mark.parametrize(
