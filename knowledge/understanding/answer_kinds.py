@@ -12,7 +12,8 @@ come from two places:
 - the answer's (:func:`answer_kind`): from the turn's one parse (``/turn/frame``). A bare yes
   or no; words with no step that hold a preposition of place ("on the kitchen counter", "I
   think it's in the fridge") a place; a noun phrase with no verb of its own (the parse reads
-  a bare noun phrase as a wish for the thing) a thing, or a person when it names one; a
+  a bare noun phrase as a wish for the thing) a thing, or a place when it names furniture or
+  a large appliance ("the table, I reckon", "freezer"), or a person when it names one; a
   number an amount; a clause with a verb of its own a request.
 
 :func:`fits` holds one against the other. A place or a thing fits a question about a place
@@ -122,7 +123,7 @@ def answer_kind(frame: RequestFrame) -> AnswerKind:
     if is_bare_answer(text):
         return "yes_no"
     if not frame.steps:
-        if _holds_a_place(text):
+        if _holds_a_place(text) or _names_furniture(text):
             return "place"
         if _NUMBER.match(text):
             return "amount"
@@ -433,6 +434,17 @@ def _holds_a_place(text: str) -> bool:
         if any(words[at : at + size] == phrase for at in range(len(words) - size)):
             return True
     return False
+
+
+PLACES_TO_PUT: Final = ("FurniturePiece", "LargeAppliance")
+"""The taxonomy's kinds of thing that things are put on or in: a table, a shelf, a freezer."""
+
+
+def _names_furniture(text: str) -> bool:
+    """Whether the last word of ``text`` names a kind of furniture or large appliance ("table")."""
+    words, taxonomy = _words(text), household_taxonomy()
+    kind = taxonomy.type_named(singular(words[-1])) if words else None
+    return kind is not None and any(taxonomy.is_a(kind, place) for place in PLACES_TO_PUT)
 
 
 def _capitalised(text: str) -> bool:

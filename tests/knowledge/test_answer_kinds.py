@@ -21,6 +21,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     proposal_taken,
     read_answer,
     said_before,
+    slot_answered,
     with_asked_noun,
 )
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
@@ -34,6 +35,9 @@ from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
         ("I think it's in the fridge", "place"),
         ("the white one", "thing"),
         ("the kitchen", "thing"),
+        ("the dresser, I think", "place"),  # furniture: where a thing goes
+        ("freezer", "place"),
+        ("the vase", "thing"),
         ("Anna", "person"),
         ("Mr Okafor", "person"),
         ("yes", "yes_no"),
@@ -331,3 +335,10 @@ def test_only_a_request_said_first_is_another_task(said: str, another: bool) -> 
     pack = DomainRegistry.discover(only=["household"]).get("household")
     frame = parse_request(said)
     assert asks_another_task(frame, pack, _offered("air con remote", "tv remote")) is another
+
+
+def test_furniture_answers_where_it_goes_when_two_things_were_asked() -> None:
+    """Checked to fail before: "the bookcase" answered "Which vase?" and was looked for."""
+    assert slot_answered(["object", "destination"], answer_kind(parse_request("bookcase"))) == (
+        "destination"
+    )

@@ -103,3 +103,19 @@ def test_a_definition_names_the_verbs_it_says_a_made_thing_is_for() -> None:
     assert defined_uses("dog") == frozenset()  # first an animal
     assert defined_uses("cake") == frozenset()  # a food: no made thing's use
     assert defined_uses("no such thing at all") == frozenset()
+
+
+CUTLERY = f"""{PREFIXES}
+:spoon a cog:Object ; rdfs:label "teaspoon" ; cog:objectType cog:Teaspoon ; cog:on :counter .
+:set a cog:Object ; rdfs:label "picnic cutlery" ; cog:objectType cog:Cutlery ; cog:on :counter .
+"""
+
+
+def test_a_kind_with_a_definition_of_its_own_does_not_take_its_broader_kinds() -> None:
+    """Checked to fail before: "anything to cut string with" brought the teaspoon, because
+    cutlery is "a cutting implement"; a teaspoon is for stirring. Cutlery itself still is."""
+    scene = SceneGraph.from_turtle_text(CUTLERY, source="cutlery")
+    try:
+        assert [c.id for c in scene.resolve_referent("anything to cut string with")] == ["set"]
+    finally:
+        scene.close()

@@ -73,7 +73,25 @@ def other_uses(
         and said & defined_uses(labels[0])
         and not taxonomy.properties(kind).flags & WHICH_MATTERS
     ]
-    return [(kind, DEFINED) for kind in found]
+    return [(kind, DEFINED) for broad in found for kind in _inheriting(vocabulary, broad, present)]
+
+
+def _inheriting(vocabulary: Vocabulary, kind: str, present: Callable[[str], bool]) -> list[str]:
+    """``kind`` and the kinds under it the belief holds whose own definition names no use.
+
+    Each is matched alone (the resolver does not widen a defined use to the kinds under it).
+
+    A definition says what its own kind is for, and a kind under it with none of its own is
+    read by it (a "leaf rake" by "rake"); one with its own is not: "cutlery" is "a cutting
+    implement", but a spoon is "used to stir or serve or take up food", and cuts no string.
+    """
+    under = sorted(vocabulary.narrower.get(kind, {kind}) - {kind})
+    own = [
+        narrower
+        for narrower in under
+        if present(narrower) and not defined_uses((vocabulary.type_labels.get(narrower) or [""])[0])
+    ]
+    return [kind, *own]
 
 
 @lru_cache(maxsize=_TYPES_CACHED)

@@ -452,9 +452,9 @@ def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: P
     Or as kept in a thing of such a kind (``kept``: what is in a fridge is cold).
     """
     vocabulary, ways = index.vocabulary, list[Way]()
-    for kind, how in uses:
-        nodes: AbstractSet[str]
-        nodes = _Nodes(index.members("by_type", vocabulary.narrower.get(kind, {kind})), says_itself)
+    for kind, how in uses:  # a definition's kinds come each on its own (other_uses)
+        kinds = {kind} if how == DEFINED else vocabulary.narrower.get(kind, {kind})
+        nodes: AbstractSet[str] = _Nodes(index.members("by_type", kinds), says_itself)
         if how == "kept":  # what is in them (_kept_in): cost the fridges' contents
             nodes = _Nodes([union(_kept_in(index, place) for place in nodes)], says_itself)
         ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
