@@ -115,7 +115,17 @@ def _wipe(state: cap.TaskState, surface: str, tool: str | None = None) -> cap.Su
             cap.no_tool(surface, "cloth or sponge", "wipe with"),
         )
         return False
+    if not held and any(worse[ordered[0]]):  # the best is dirty or another thing's: not unasked
+        unfit = belief.things[ordered[0]].label or ordered[0]
+        said = [why for why, bad in zip(UNFIT, worse[ordered[0]], strict=True) if bad]
+        why = f"the {unfit} is {' and '.join(said)}, and I know of no other cloth or sponge"
+        state.failures.add(f"wipe({surface}): {why}", cap.Limit("tool", surface, why))
+        return False
     return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
+
+
+UNFIT = ("dirty", "kept for something else")
+"""Why a cloth or sponge is not taken unasked, in the order :func:`_wipe` ranks them."""
 
 
 def _kept_for_another(tool: Thing, surface: Thing | None) -> bool:

@@ -66,8 +66,12 @@ def test_wipe_uses_the_cloth_the_user_named(kitchen: Belief) -> None:
     assert "mop is not in the belief" in reasons(kitchen, "wipe", surface="counter", tool="mop")
 
 
-def test_a_dirty_cloth_or_one_kept_for_another_thing_is_taken_last(kitchen: Belief) -> None:
-    """A floor cloth (named by a made thing) or a dirty one: the plain cloth first."""
+def test_a_dirty_cloth_or_one_kept_for_another_thing_is_never_taken_unasked(
+    kitchen: Belief,
+) -> None:
+    """A floor cloth (named by a made thing) or a dirty one: the plain cloth first; with none
+    (checked to fail before: the floor cloth wiped the counter), no plan, saying why, unless
+    the user names the one to use."""
     sponge = kitchen.things["sponge"]
     floor = replace(sponge, id="a_floor_cloth", label="floor cloth")
     dirty = replace(sponge, id="b_cloth", label="blue cloth", clean=False)
@@ -75,10 +79,13 @@ def test_a_dirty_cloth_or_one_kept_for_another_thing_is_taken_last(kitchen: Beli
     things = {**without(kitchen, "sponge").things, "a_floor_cloth": floor, "b_cloth": dirty}
     belief = replace(kitchen, things={**things, "c_cloth": plain})
     assert plan(belief, "wipe", surface="counter")[0] == "PICK(c_cloth, right)"
-    assert (
-        plan(without(belief, "c_cloth"), "wipe", surface="counter")[0]
-        == "PICK(a_floor_cloth, right)"
+    unfit = without(belief, "c_cloth")
+    assert "the floor cloth is kept for something else" in reasons(unfit, "wipe", surface="counter")
+    assert "the blue cloth is dirty" in reasons(
+        without(unfit, "a_floor_cloth"), "wipe", surface="counter"
     )
+    named = plan(unfit, "wipe", surface="counter", tool="a_floor_cloth")
+    assert named[0] == "PICK(a_floor_cloth, right)"
 
 
 def test_an_unset_tool_is_left_out_and_an_unsaid_one_is_a_cleaning_tool(kitchen: Belief) -> None:
