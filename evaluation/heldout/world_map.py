@@ -107,6 +107,11 @@ HOT_WORDS = ("hot", "steaming", "oven", "hob", "preheated")
 COLD_WORDS = ("cold", "frozen", "chilled")
 
 
+def _liquid_word(text: str) -> str | None:
+    """The first of :data:`LIQUID_WORDS` said in ``text`` as a word, else None."""
+    return next((w for w in LIQUID_WORDS if re.search(rf"\b{w}\b", text)), None)
+
+
 class MappingError(ValueError):
     """A case whose translated world the simulator rejects: names the case and the problem."""
 
@@ -363,7 +368,7 @@ class _Builder:
         spec = self._common(thing, kind)
         state = self._state
         spec.update(self._placement(thing, state))
-        spec.update(self._contents(state))
+        spec.update(self._contents(state, f"{thing.kind or ''} {thing.label}"))
         said = next((key for key in ("colour", "color") if isinstance(state.get(key), str)), None)
         if said is not None and state[said].strip():
             spec["colour"] = state.pop(said)  # seen, as a person sees it; else it is lost
@@ -422,7 +427,12 @@ class _Builder:
             return self.rooms[0]
         return self._room_of(thing.location.target, seen | {ident})
 
-    def _contents(self, state: dict[str, Any]) -> dict[str, Any]:
+    def _contents(self, state: dict[str, Any], named: str) -> dict[str, Any]:
+        """The liquid a container holds, as its ``contents`` say.
+
+        When they say only how full it is ("two thirds full"), the liquid its kind or label
+        names ("wine bottle"); nothing when neither names one.
+        """
         contents = state.get("contents")
         if not isinstance(contents, str):
             return {}
@@ -430,7 +440,9 @@ class _Builder:
         if text == "empty":
             state.pop("contents")
             return {"empty": True}
-        word = next((w for w in LIQUID_WORDS if re.search(rf"\b{w}\b", text)), None)
+        if re.search(r"\b(?:full|half|third|thirds|quarter|dregs|drop)\b", text):
+            text = f"{_liquid_word(named.lower()) or ''} {text}".strip()
+        word = _liquid_word(text)
         if word is None:
             return {}
         state.pop("contents")

@@ -455,16 +455,21 @@ class Belief:
         """The belief after ``appliance`` was switched on or off."""
         return self._changed(appliance, powered=powered)
 
-    def with_liquid(self, container: str, liquid: str | None, amount_ml: float) -> Belief:
+    def with_liquid(
+        self, container: str, liquid: str | None, amount_ml: float, *, hot: bool = False
+    ) -> Belief:
         """The belief after ``container`` got ``amount_ml`` of ``liquid`` (or lost it, < 0).
 
         Nothing is clamped: filling past the capacity shows as ``liquid_ml > capacity_ml``,
         which is how a projected plan makes an overfill visible. Emptied, it holds no liquid.
+        A ``hot`` liquid makes the container hot (a cup of tea from the pot burns like the pot).
         """
         found = self.things[container]
         total = max(found.liquid_ml + amount_ml, 0.0)
-        held = liquid if total > 0 else None
-        return self._changed(container, liquid=held, liquid_ml=total, contents_seen=True)
+        held, warmed = (liquid if total > 0 else None), found.hot or (hot and amount_ml > 0)
+        return self._changed(
+            container, liquid=held, liquid_ml=total, contents_seen=True, hot=warmed
+        )
 
     def with_clean(self, surface: str) -> Belief:
         """The belief after ``surface`` was wiped clean."""

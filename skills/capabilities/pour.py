@@ -130,9 +130,9 @@ def _checks(belief: Belief, args: PourArgs) -> Iterator[checks.Check]:
 
 
 def _effect(belief: Belief, args: PourArgs) -> Belief:
-    amount = pour_amount(belief, args)
-    liquid = belief.things[args.source].liquid
-    return belief.with_liquid(args.source, liquid, -amount).with_liquid(args.target, liquid, amount)
+    amount, source = pour_amount(belief, args), belief.things[args.source]
+    poured = belief.with_liquid(args.source, source.liquid, -amount)
+    return poured.with_liquid(args.target, source.liquid, amount, hot=source.hot)
 
 
 def _resting_on(belief: Belief, thing: str) -> str | None:

@@ -3,6 +3,8 @@ shows); the pour task fetches the source and pours what the target takes."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import project, skill_call
 from cogtree.skills.planning.already import already_so
@@ -73,3 +75,15 @@ def test_a_brimful_container_is_not_handed_over(kitchen: Belief) -> None:
         "not_brimful",
         "unsafe_object",
     )
+
+
+def test_a_hot_liquid_poured_makes_what_it_goes_into_hot(kitchen: Belief) -> None:
+    """Checked to fail before: tea poured from a hot pot left the cup cold in the belief, so
+    handing the cup over was not checked as handing over a hot thing."""
+    held = holding(kitchen, "jug")
+    jug = replace(held.things["jug"], hot=True)
+    belief = replace(held, things={**held.things, "jug": jug})
+    after = project(skill_call("POUR", source="jug", target="bowl", hand="right"), belief)
+    assert after.things["bowl"].hot
+    cold = project(skill_call("POUR", source="jug", target="bowl", hand="right"), held)
+    assert not cold.things["bowl"].hot
