@@ -31,8 +31,9 @@ A question about the home that found one thing the robot can carry ("I can't fin
 "is there any milk?") is answered, and the robot offers to bring it, as a helper who has just
 said where a thing is would. It is decided from what the turn found, with no list of
 questions: the answer came from a task that only answers (``knowledge_query``), its scene
-slot resolved to exactly one object (not a piece of furniture nor a room; a guess from a
-label's words is named, so a yes confirms it), the reply asks nothing itself, and the pack
+slot resolved to exactly one object (not a piece of furniture nor a room, nor a thing whose
+kind matters to safety, :data:`NOT_OFFERED`; a guess from a label's words is named, so a yes
+confirms it), the reply asks nothing itself, and the pack
 has a task that brings a thing to the person speaking (:func:`bringing_task`: its plan takes
 a slot's thing to ``$speaker``). The offer is a pending task (``offered``) whose slot holds
 the thing's label, as proposed: the robot says what it would do, so a yes runs exactly that
@@ -43,12 +44,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from cogtree.knowledge.language.grammar.social_acts import SocialAct, clause_acts, first_clause
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
+from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 
 BACK_TO_IT = "Back to your earlier request:"
@@ -136,7 +140,7 @@ def offer_after(
     if spec is None or not spec.answers_only or bringing is None or len(candidates) != 1:
         return None
     thing = candidates[0]
-    if thing.kind != CARRIED or not reply.strip() or "?" in reply:
+    if thing.kind != CARRIED or not reply.strip() or "?" in reply or _not_offered(thing):
         return None
     task, slot = bringing
     return PendingTask(
@@ -148,6 +152,16 @@ def offer_after(
         question=f"I can bring the {thing.label} to you, if you like.",
         offered=True,
     )
+
+
+NOT_OFFERED: Final = WHICH_MATTERS | {"animal"}
+"""Kinds of thing never offered unasked (a knife, bleach, pills, a hamster): bringing one
+waits for the user to ask, and then meets every check."""
+
+
+def _not_offered(thing: Candidate) -> bool:
+    flags = household_taxonomy().properties(thing.type).flags if thing.type else frozenset()
+    return bool(flags & NOT_OFFERED)
 
 
 def accepts(utterance: str, frame: RequestFrame | None = None) -> bool:

@@ -15,8 +15,10 @@ from cogtree.knowledge.understanding.pending_question import accepts, bringing_t
 ANSWER = "The remote is on the sofa in the living room."
 
 
-def found(kind: ThingKind = "object", label: str = "remote") -> list[Candidate]:
-    return [Candidate(id="remote_1", label=label, kind=kind, reasons=["'remote': a remote"])]
+def found(
+    kind: ThingKind = "object", label: str = "remote", type_: str | None = None
+) -> list[Candidate]:
+    return [Candidate(id="remote_1", label=label, kind=kind, type=type_, reasons=["'remote': it"])]
 
 
 def test_the_household_pack_brings_with_fetch(shipped_domains: DomainRegistry) -> None:
@@ -41,6 +43,8 @@ def test_one_thing_found_by_a_question_is_offered(shipped_domains: DomainRegistr
         ("WhereIs", [], "I have not seen the remote."),
         ("WhereIs", found(), "Which remote do you mean?"),  # the answer asks itself
         ("Fetch", found(), "I brought you the remote."),  # not a question's answer
+        ("WhereIs", found(label="bread knife", type_="Knife"), ANSWER),  # sharp: never unasked
+        ("WhereIs", found(label="bleach", type_="Bleach"), ANSWER),
     ],
 )
 def test_no_offer_unless_one_thing_to_carry_was_found(
