@@ -62,6 +62,9 @@ contents are seen it may hold one."""
 PREPARED = "prepared"
 """The taxonomy's flag of foods made of several things, whose names do not say what is in
 them (a flapjack, a curry): a type's, never the scene's."""
+SHAKES = "shakes"
+"""The taxonomy's flag of machines that shake while they run (a washing machine, a tumble
+dryer spinning its drum): what stands on one walks off it."""
 
 TYPE_FLAGS = frozenset(
     {
@@ -73,7 +76,7 @@ TYPE_FLAGS = frozenset(
         "sharp",
         "electrical",
         "heat_source",
-        "shakes",
+        SHAKES,
         "choking",
         PREPARED,
         HOLDS_LIQUID,

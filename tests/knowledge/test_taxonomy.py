@@ -8,7 +8,7 @@ from typing import get_args
 import pytest
 from rdflib import OWL, RDF, RDFS, Graph
 
-from cogtree.knowledge.safety.thing_properties import HOLDS_LIQUID, PREPARED
+from cogtree.knowledge.safety.thing_properties import HOLDS_LIQUID, PREPARED, SHAKES
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
 from cogtree.skills.action_model.belief import HazardFlag
@@ -50,7 +50,7 @@ def test_labels_are_unique_and_flags_are_hazard_flags_or_vessels(taxonomy: Taxon
     own = {str(label) for label in graph.objects(None, RDFS.label)}
     assert not [label for label in own if labels[label] > 1]
     flags = {str(flag) for flag in graph.objects(None, COG.typicalFlag)}
-    assert flags <= set(get_args(HazardFlag)) | {HOLDS_LIQUID, PREPARED}
+    assert flags <= set(get_args(HazardFlag)) | {HOLDS_LIQUID, PREPARED, SHAKES}
 
 
 def test_categories_and_types_are_transitive(taxonomy: Taxonomy) -> None:
