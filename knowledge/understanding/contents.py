@@ -213,8 +213,7 @@ def _drinkware_in(where: str) -> ObjectPhrase | None:
 def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
     """What comes after the measure (or the determiner), when the taxonomy knows it as a drink.
 
-    "a glass of wine" -> "wine", "some juice" -> "juice". A thing the user points at after a
-    drinkware's measure is poured whatever its name ("a glass of the Malbec": that bottle).
+    "a glass of wine" -> "wine", "some juice" -> "juice".
     """
     said = phrase.text
     for lead in (phrase.determiner, phrase.quantity):
@@ -222,13 +221,9 @@ def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
             said = said[len(lead) :].strip()
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(phrase.head)
-    measure = measure_type(phrase)
-    after_of = f"{phrase.quantity} {said}".split(" of ", 1)[-1].lower().split()  # "the Malbec"
-    pointed = after_of[:1] in (["the"], ["that"], ["this"], ["my"], ["our"], ["your"])
-    named = kind is None and pointed and measure is not None and taxonomy.is_a(measure, DRINKWARE)
-    if not said or not (named or (kind is not None and taxonomy.is_a(kind, DRINK))):
+    if not said or kind is None or not taxonomy.is_a(kind, DRINK):
         return None
-    if kind is not None and taxonomy.is_a(kind, HOT_DRINK):
+    if taxonomy.is_a(kind, HOT_DRINK):
         return None  # a hot drink is handed over as made, never poured into a cup to carry
     return ObjectPhrase(text=said, head=phrase.head, preposition="from")
 

@@ -42,6 +42,7 @@ the thing's label, as proposed: the robot says what it would do, so a yes runs e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -174,7 +175,20 @@ def accepts(utterance: str, frame: RequestFrame | None = None) -> bool:
     said = first_clause(utterance)
     acts = clause_acts(said)
     asks = frame is not None and any(step.text.lower() not in said.lower() for step in frame.steps)
-    return SocialAct.ACCEPT in acts and SocialAct.DECLINE not in acts and not asks
+    later = [part for part in _CLAUSES.split(utterance.lower()) if part.strip()][1:]
+    hedged = any(  # "yes - no wait", "yes, in a minute": no plain yes
+        SocialAct.DECLINE in clause_acts(part) or _HEDGES.search(part) for part in later
+    )
+    return SocialAct.ACCEPT in acts and SocialAct.DECLINE not in acts and not (asks or hedged)
+
+
+_HEDGES: Final = re.compile(
+    r"\b(?:wait|instead|but|later|after|minute|moment|first|then|too|also|well)\b"
+)
+"""Words after a yes that put off, change or add to what it takes ("yes, after lunch", "yes,
+and the mug too"): the turn is then read as any other."""
+
+_CLAUSES: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
 
 
 def _task(pack: DomainPack, name: str) -> TaskSpec | None:

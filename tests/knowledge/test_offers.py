@@ -62,7 +62,16 @@ def test_a_yes_opening_the_turn_takes_the_offer(said: str) -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["no thanks", "nah, best not", "thanks", "where is my phone?", "yes, and bring the mug too"],
+    [
+        "no thanks",
+        "nah, best not",
+        "thanks",
+        "where is my phone?",
+        "yes, and bring the mug too",
+        "yes - no wait",
+        "yes, after lunch",
+        "",
+    ],
 )
 def test_anything_else_does_not(said: str) -> None:
     assert not accepts(said, parse_request(said))

@@ -20,6 +20,7 @@ from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.voice.audio import SPEECH_RATE, Audio, read_wav, to_int16, write_wav
 from cogtree.trees.voice.confirmation import (
     ANSWER_SENTENCES,
+    OFFER_ECHO,
     SAFETY_ECHO,
     Pending,
     needs_confirmation,
@@ -206,3 +207,21 @@ def test_a_spoken_yes_lifts_a_hazard_only_once_echoed_and_confirmed(
         finally:
             session.close()
             llm.close()
+
+
+def test_a_spoken_yes_to_an_offer_is_said_back_before_it_moves_the_robot() -> None:
+    """Checked to fail before: a bare spoken yes to "I can bring the remote to you" ran Fetch
+    at once, on one possibly misheard word."""
+    offer = PendingTask(
+        domain="household",
+        task="Fetch",
+        slots={"object": "remote"},
+        proposed={"object": "remote"},
+        said=["where is the remote?"],
+        question="I can bring the remote to you, if you like.",
+        offered=True,
+    )
+    settled = settle(None, heard("yes"), offer)
+    assert settled.run is None and settled.outcome == "asked"
+    assert settled.reply == OFFER_ECHO.format(offer="I can bring the remote to you, if you like")
+    assert settle(settled.pending, heard("yes"), offer).outcome == "confirmed"

@@ -50,6 +50,9 @@ SAFETY_ECHO = (
     "Please say yes or no."
 )
 """What the robot says back before a spoken yes confirms the tree's safety question."""
+
+OFFER_ECHO = 'You said yes to: "{offer}". Is that right? Please say yes or no.'
+"""What the robot says back before a spoken yes takes its offer (it would move the robot)."""
 DISCARDED = "OK, I will not do that. Please say your request again."
 """The reply when a pending request is discarded by a no or by anything but a yes."""
 NOT_HEARD = "I did not hear a yes, so I will not do that: {why}. Please say your request again."
@@ -145,10 +148,13 @@ def settle(
         return Settled("asked", None, _echo(heard), Pending(heard))
     by_ear = heard.audio_seconds > 0  # typed text has no audio to mishear
     unscored = heard.confidence is None  # no threshold stood before this yes
-    doubted = question is not None and (question.confirm or unscored)
+    doubted = question is not None and (question.confirm or question.offered or unscored)
     if doubted and question is not None and by_ear and answer_of(hearing.request) == "yes":
         asked_for = question.said[0] if question.said else question.task
-        return Settled("asked", None, SAFETY_ECHO.format(request=asked_for), Pending(heard))
+        echo = SAFETY_ECHO.format(request=asked_for)
+        if question.offered:  # "I can bring the remote to you": a yes heard is said back too
+            echo = OFFER_ECHO.format(offer=question.question.rstrip(" ."))
+        return Settled("asked", None, echo, Pending(heard))
     return Settled("not needed", hearing.request, None, None, heard)
 
 
