@@ -47,7 +47,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from cogtree.knowledge.language.grammar.social_acts import SocialAct, clause_acts, first_clause
+from cogtree.knowledge.language.grammar.social_acts import (
+    SocialAct,
+    clause_acts,
+    clauses_of,
+    first_clause,
+)
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
@@ -136,9 +141,9 @@ def offer_after(
     ``candidates``: what the answer's scene slot resolved to; ``reply``: the answer given;
     ``said``: the user's utterance (kept with the offer, so a yes is grounded in it).
     """
-    spec = _task(pack, answered)
+    spec = pack.task(answered)  # the turn's task: one of the pack's
     bringing = bringing_task(pack)
-    if spec is None or not spec.answers_only or bringing is None or len(candidates) != 1:
+    if not spec.answers_only or bringing is None or len(candidates) != 1:
         return None
     thing = candidates[0]
     if thing.kind != CARRIED or not reply.strip() or "?" in reply or _not_offered(thing):
@@ -175,7 +180,7 @@ def accepts(utterance: str, frame: RequestFrame | None = None) -> bool:
     said = first_clause(utterance)
     acts = clause_acts(said)
     asks = frame is not None and any(step.text.lower() not in said.lower() for step in frame.steps)
-    later = [part for part in _CLAUSES.split(utterance.lower()) if part.strip()][1:]
+    later = clauses_of(utterance.lower())[1:]
     hedged = any(  # "yes - no wait", "yes, in a minute": no plain yes
         SocialAct.DECLINE in clause_acts(part) or _HEDGES.search(part) for part in later
     )
@@ -187,9 +192,3 @@ _HEDGES: Final = re.compile(
 )
 """Words after a yes that put off, change or add to what it takes ("yes, after lunch", "yes,
 and the mug too"): the turn is then read as any other."""
-
-_CLAUSES: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
-
-
-def _task(pack: DomainPack, name: str) -> TaskSpec | None:
-    return next((task for task in pack.manifest.tasks if task.name == name), None)

@@ -84,8 +84,7 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
     Every clause is social (module docstring): a step read from one ("take care") is no
     request.
     """
-    clauses = [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
-    read = [(clause, clause_acts(clause)) for clause in clauses]
+    read = [(clause, clause_acts(clause)) for clause in clauses_of(text)]
     social = [acts for clause, acts in read if acts or not _says_nothing(clause)]  # "all right"
     if not social or not all(social):
         return ()
@@ -93,10 +92,14 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
     return () if SocialAct.ACCEPT in acts else acts
 
 
+def clauses_of(text: str) -> list[str]:
+    """The clauses of ``text``, split at marks and dashes, each stripped, none empty."""
+    return [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
+
+
 def first_clause(text: str) -> str:
     """The first clause of ``text`` that says anything ("oh yes please" of "Oh yes please, ta")."""
-    clauses = [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
-    return next((clause for clause in clauses if not _says_nothing(clause)), "")
+    return next((clause for clause in clauses_of(text) if not _says_nothing(clause)), "")
 
 
 def _says_nothing(clause: str) -> bool:
