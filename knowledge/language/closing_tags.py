@@ -58,19 +58,29 @@ def as_read(text: str) -> str:
 def without_tags(text: str) -> str:
     """``text`` without the tags at the end of each clause, its marks kept; never every word.
 
-    A clause that is only a tag goes with the mark before it ("..., would you, love?"); the
-    first clause is never cut to nothing.
+    A clause that is only a tag goes with the mark before it ("..., would you, love?"); a
+    first clause that is only a tag goes with the mark after it when words follow ("Ta. And
+    the pepper too."); a turn is never cut to nothing.
     """
     tags = closing_tags()
     kept: list[str] = []
-    for index, (clause, mark) in enumerate(clauses_with_marks(text)):
+    pairs = clauses_with_marks(text)
+    for index, (clause, mark) in enumerate(pairs):
         said = _said(clause)
-        after_comma = index > 0 and "," in kept[-1]
-        if index > 0 and said and _only_tag(said, tags, after_comma=after_comma):
+        after_comma = bool(kept) and "," in kept[-1]
+        if kept and said and _only_tag(said, tags, after_comma=after_comma):
             kept[-1] = mark  # the mark before the tag goes with it
             continue
+        if index == 0 and said in tags.anywhere and any(_asks(later, tags) for later, _ in pairs):
+            continue  # "Thanks. Now the pepper": the thanks asks nothing
         kept += [_cut(_uncalled(clause, tags.address), tags), mark]
     return "".join(kept)
+
+
+def _asks(clause: str, tags: Tags) -> bool:
+    """Whether ``clause`` has words that are more than a tag."""
+    said = _said(clause)
+    return bool(said) and not _only_tag(said, tags, after_comma=True)
 
 
 def clauses_with_marks(text: str) -> list[tuple[str, str]]:

@@ -706,3 +706,57 @@ def test_a_negation_that_describes_it_does_not_stop_the_fast_path(
     resolved = {"object": scene("object", "dusting", "cloth")}
     gate, llm = run_gate(blackboard, make_llm, domains, said, fetch(said, "dusting"), resolved)
     assert blackboard.get("/turn/control") == control
+
+
+def picked(blackboard, answer_said: str, *, confirm: list[str]) -> IntentFrame:
+    """A bottle asked about, and the turn that answers with ``answer_said``."""
+    said = "bring me a bottle"
+    blackboard.set(
+        "/session/pending",
+        PendingTask(
+            domain="household",
+            task="Fetch",
+            missing=[] if confirm else ["object"],
+            said=[said],
+            question="Just to be sure?" if confirm else "Which bottle do you mean?",
+            confirm=confirm,
+            options={} if confirm else {"object": ["blue bottle", "green bottle"]},
+        ),
+    )
+    return IntentFrame(
+        domain="household",
+        task="Fetch",
+        slots={"object": "blue bottle"},
+        confidence=0.9,
+        said=[said, answer_said],
+        answers=True,
+    )
+
+
+@pytest.mark.parametrize("said", ["the blue bottle I think", "probably the blue bottle"])
+def test_an_answer_picking_an_option_with_a_view_hedged_proceeds(
+    blackboard, make_llm, domains, said
+):
+    resolved = {"object": scene("object", "blue bottle", "bottle_blue")}
+    gate, llm = run_gate(
+        blackboard, make_llm, domains, said, picked(blackboard, said, confirm=[]), resolved
+    )
+    assert llm.calls == [] and gate.status == Status.SUCCESS, why(blackboard)
+
+
+def test_a_view_hedged_yes_to_a_safety_question_is_no_explicit_yes(blackboard, make_llm, domains):
+    said = "yes I think"
+    frame = picked(blackboard, said, confirm=["may be unsafe: 'kill'"])
+    resolved = {"object": scene("object", "blue bottle", "bottle_blue")}
+    gate, _ = run_gate(blackboard, make_llm, domains, said, frame, resolved)
+    assert gate.status == Status.FAILURE
+    assert blackboard.get("/turn/control") == "Clarify"
+
+
+@pytest.mark.parametrize("said", ["maybe the blue bottle", "the blue bottle, or not"])
+def test_an_answer_that_doubts_its_pick_asks_again(blackboard, make_llm, domains, said):
+    resolved = {"object": scene("object", "blue bottle", "bottle_blue")}
+    picked_frame = picked(blackboard, said, confirm=[])
+    gate, _ = run_gate(blackboard, make_llm, domains, said, picked_frame, resolved)
+    assert gate.status == Status.FAILURE
+    assert blackboard.get("/turn/control") == "Clarify"

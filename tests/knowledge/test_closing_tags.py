@@ -18,9 +18,13 @@ from cogtree.knowledge.language.request_frame import parse_request
         ("thanks", "thanks"),  # never every word
         ("what do you know", "what do you know"),  # a tag needing a comma, with none before it
         ("put it on the dresser", "put it on the dresser"),
+        # a first clause of thanks asks nothing (failed before: "ta" was a thing to find)
+        ("Ta. And the pepper too.", "And the pepper too."),
+        ("Cheers, bring me the pepper", "bring me the pepper"),
+        ("would you, love?", "would you?"),  # a tag after it is not what it asks
     ],
 )
-def test_tags_at_the_end_go_and_the_closing_mark_stays(said: str, left: str) -> None:
+def test_tags_that_ask_nothing_go_and_the_closing_mark_stays(said: str, left: str) -> None:
     assert without_tags(said) == left
 
 

@@ -9,6 +9,7 @@ from cogtree.knowledge.language.grammar.indifference import (
     HEDGES,
     leaves_the_choice,
     without_choice_left,
+    without_opinion,
 )
 
 
@@ -58,3 +59,28 @@ def test_a_remark_that_leaves_the_choice_is_neither_hedge_nor_negation() -> None
     text = without_choice_left("grab me a tissue, I don't mind which. Whatever's there")
     assert text == "grab me a tissue"
     assert HEDGES.search(without_choice_left("get me a drink or something, any will do"))
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("I don't mind", ""),  # failed before: the readiness gate read "don't" as a no
+        ("Oh, I don't mind. Either", "Oh"),
+        ("don't bring the mug", "don't bring the mug"),
+    ],
+)
+def test_an_answer_that_only_leaves_the_choice_goes_whole(said: str, left: str) -> None:
+    assert without_choice_left(said) == left
+
+
+@pytest.mark.parametrize(
+    ("said", "hedged"),
+    [
+        ("the grey one I think", False),
+        ("probably the grey one", False),
+        ("maybe the grey one", True),
+        ("the grey one, or something", True),
+    ],
+)
+def test_a_view_is_no_hedge_but_a_doubt_stays_one(said: str, hedged: bool) -> None:
+    assert bool(HEDGES.search(without_opinion(said))) is hedged

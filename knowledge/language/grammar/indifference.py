@@ -24,8 +24,12 @@ HEDGES: Final = re.compile(
 )
 """Words that say the user is unsure of their own request."""
 
-REMARK: Final = re.compile(r"[,.;:!?]\s*([^,.;:!?]*)")
-"""A clause after a mark, and the mark (a remark after a request)."""
+OPINION: Final = re.compile(r"\b(?:i think|i guess|probably)\b", re.IGNORECASE)
+"""The hedges that only give the user's view: in an answer to the robot's own question ("which
+blanket?" - "the grey one I think") they still choose (:func:`without_opinion`)."""
+
+CLAUSE: Final = re.compile(r"(?:^|[,.;:!?])\s*([^,.;:!?]*)")
+"""A clause and the mark before it (none for the first): a remark, or the whole of an answer."""
 
 HOW_TO_CHOOSE: Final = frozenset(
     ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
@@ -48,11 +52,21 @@ def leaves_the_choice(text: str) -> bool:
 
 
 def without_choice_left(text: str) -> str:
-    """``text`` without the remarks after its first clause that leave the choice to the robot.
+    """``text`` without its clauses that leave the choice to the robot, the mark before each.
 
-    "Pass me a mug, I don't mind which" -> "Pass me a mug".
+    "Pass me a mug, I don't mind which" -> "Pass me a mug"; an answer that only leaves the
+    choice goes whole ("I don't mind" -> "", "Oh, I don't mind. Either" -> "Oh"): its "don't"
+    is no negation.
     """
-    return REMARK.sub(lambda said: "" if leaves_the_choice(said.group(1)) else said.group(0), text)
+    return CLAUSE.sub(lambda said: "" if leaves_the_choice(said.group(1)) else said.group(0), text)
+
+
+def without_opinion(text: str) -> str:
+    """``text`` without the hedges that only give a view (:data:`OPINION`); others stay.
+
+    "the grey one I think" -> "the grey one"; "maybe the grey one, or the red" keeps "maybe".
+    """
+    return OPINION.sub("", text)
 
 
 def how_to_choose(rest: Iterable[str]) -> bool:
