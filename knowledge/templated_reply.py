@@ -6,7 +6,9 @@
 - an empty result: "I could not find anything for ..." naming what was asked;
 - memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
   robot or its delegates made every goal fact hold and no slot names something the outcome
-  does not let it claim (:func:`claimable`), else the outcome read from the belief;
+  does not let it claim (:func:`claimable`), for a request of several tasks each task's in
+  turn ("I poured the orange juice into the glass. I brought you the glass."), else the
+  outcome read from the belief;
 - no query evidence for a knowledge task: "I could not look that up (...)".
 
 Functions of a :class:`ReplyTurn` alone (no blackboard, no node), so ``Respond`` composes
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Container, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from cogtree.knowledge.memory.model import WorkingContext
@@ -73,6 +75,8 @@ class ReplyTurn:
     names: LexiconNames = field(default_factory=lambda: LexiconNames(()))
     speaker: str | None = None
     people: frozenset[str] = frozenset()
+    steps: list[tuple[TurnTask, dict[str, object]]] = field(default_factory=list)
+    """For a request of several tasks: each task and its slot values, in order."""
 
 
 def templated_answer(turn: ReplyTurn) -> Templated:
@@ -109,6 +113,8 @@ def _speak(turn: ReplyTurn, item: EvidenceItem) -> tuple[str, bool]:
             rendered = _render(turn, task.spec.reply, [])
             if rendered is not None:
                 return rendered, True
+        if item.ok and (said := _each_step(turn, item)):
+            return said, True
         return item.text.strip() or f"{NOT_GROUNDED['physical']} ({asked(turn)}).", True
     if not item.rows:
         if item.text:
@@ -121,6 +127,22 @@ def _speak(turn: ReplyTurn, item: EvidenceItem) -> tuple[str, bool]:
         if rendered is not None:
             return rendered, True
     return _generic(turn, item.rows), False
+
+
+def _each_step(turn: ReplyTurn, item: EvidenceItem) -> str:
+    """Each task of a request of several in its ``reply`` template, in order; "" unless all.
+
+    Only when every step's slots may be claimed as done (:func:`claimable`).
+    """
+    said = []
+    for task, slots in turn.steps:
+        if not task.spec.reply or not claimable(slots, item):
+            return ""
+        rendered = _render(replace(turn, task=task, slots=slots), task.spec.reply, [])
+        if rendered is None:
+            return ""
+        said.append(capitalised(rendered))
+    return " ".join(said)
 
 
 def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:

@@ -31,7 +31,7 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 642,
-    "behaviours/gates/task_readiness.py": 782,
+    "behaviours/gates/task_readiness.py": 781,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 736,
     "knowledge/llm/llama_cpp_backend.py": 609,

@@ -22,10 +22,6 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.grammar.indifference import (
-    without_choice_left,
-    without_opinion,
-)
 from cogtree.knowledge.language.grammar.social_acts import answered_in_kind, social_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
@@ -621,21 +617,18 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
         said = "" if turn.spec and turn.spec.answers_only else turn.utterance
-        frame, text = turn.frame, without_choice_left(said)  # "I don't mind which": no "no"
+        frame = turn.frame
         assert frame is not None and turn.schema is not None and turn.check is not None
-        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-        if frame.answers and pending is not None and not pending.confirm:
-            text = without_opinion(text)  # "the grey one I think" answers; a confirm's yes does not
         doubts = []
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
         unknown = [slot for slot, issue in turn.check.issues.items() if issue == "unresolved"]
         if unknown:  # a typo, another word for it, or a thing that does not exist here
             doubts.append(f"names nothing the robot knows: {', '.join(unknown)}")
-        correction = "correction" in turn.schema.model_fields and bool(
-            frame.slots.get("correction")
-        )
-        doubts += reversal_doubts(text, frame, turn.request, correction=correction)
+        fixed = "correction" in turn.schema.model_fields and bool(frame.slots.get("correction"))
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        picking = frame.answers and pending is not None and not pending.confirm
+        doubts += reversal_doubts(said, frame, turn.request, correction=fixed, picking=picking)
         return doubts
 
     def _weigh_safety(self, turn: _Turn, said: list[str]) -> None:

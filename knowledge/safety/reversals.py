@@ -5,7 +5,10 @@ matcher read may be the opposite of what was meant, so the readiness gate does n
 without the model. :func:`reversal_doubts` finds them in what was said, and leaves out the
 negations that do not turn the request around: one the pack's lexicon read into a slot ("don't
 like" as a relation), one after a reason ("... so I don't forget"), one in a statement beside
-the request ("it's not clean, wipe the table"), and any in a correction the pack reads itself.
+the request ("it's not clean, wipe the table"), any in a correction the pack reads itself, and
+those of a remark that leaves the choice to the robot ("I don't mind which"). In an answer
+that picks among the robot's own options a hedge that only gives a view ("the grey one I
+think") is no doubt either; in a yes to a question that asked to confirm it is.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from cogtree.knowledge.language.grammar.indifference import HEDGES
+from cogtree.knowledge.language.grammar.indifference import (
+    HEDGES,
+    without_choice_left,
+    without_opinion,
+)
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.understanding.turn_state import IntentFrame
 
@@ -34,14 +41,17 @@ REASON: Final = re.compile(
 
 
 def reversal_doubts(
-    text: str, frame: IntentFrame, request: RequestFrame, *, correction: bool
+    said: str, frame: IntentFrame, request: RequestFrame, *, correction: bool, picking: bool
 ) -> list[str]:
-    """The negation and hedging doubts of ``text`` (module docstring), the first of each kind.
+    """The negation and hedging doubts of ``said`` (module docstring), the first of each kind.
 
     ``frame``: the intent its slots came from; ``request``: the turn's parse (its context
     clauses are the statements beside the request); ``correction``: the frame says the
-    request corrects an earlier one, whose negation the pack reads.
+    request corrects an earlier one, whose negation the pack reads; ``picking``: the turn
+    answers the robot's question which one or where (not one asking to confirm).
     """
+    text = without_choice_left(said)  # "I don't mind which": no "no"
+    text = without_opinion(text) if picking else text  # "the grey one I think"
     doubts = []
     reason = REASON.search(text)
     for pattern, what in ((NEGATION, "negation"), (HEDGES, "hedging")):

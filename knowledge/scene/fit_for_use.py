@@ -144,13 +144,18 @@ def _whose(candidate: Candidate) -> frozenset[str]:
     A word of its label that names a type of the taxonomy (not the candidate's own) says what
     the thing goes with, which matters to the request: the TV remote is not the air con
     remote. A colour or a pattern names no type ("the blue mug", "the spotty mug"), and the
-    words of a name of its own type are its name ("cereal bar" is a granola bar).
+    words of a name of its own type are its name ("cereal bar" is a granola bar), as are those
+    of a narrower type its label names ("wine glass" is a glass of the kind WineGlass).
     """
     taxonomy = household_taxonomy()
     words = _WORD.findall(candidate.label.lower())
     before = join_at(words) or len(words)
     own = candidate.type or ""
-    names = {name.lower() for name in (taxonomy.label(own), *taxonomy.synonyms(own))}
+    labelled = taxonomy.type_named(" ".join(words[:before])) or own  # "wine glass": a Glass
+    kinds = {own, labelled} if taxonomy.is_a(labelled, own) else {own}
+    names = {
+        name.lower() for kind in kinds for name in (taxonomy.label(kind), *taxonomy.synonyms(kind))
+    }
     start = max(before - 1, 0)
     start = next((i for i in range(start) if " ".join(words[i:before]) in names), start)
     named = {taxonomy.type_named(word) for word in words[:start]}
@@ -230,7 +235,26 @@ def any_one_will_do(
     safest = _fewest_warnings(pool, readings)
     if len(told) != 1 or not safest:
         return list(candidates)
-    return [_first(candidates, places, taxonomy.label(shared), among=safest)]
+    among = _plainest(safest, readings, shared)
+    return [_first(candidates, places, taxonomy.label(shared), among=among)]
+
+
+def _plainest(
+    candidates: Sequence[Candidate], readings: Mapping[str, tuple[frozenset[str], ...]], shared: str
+) -> list[Candidate]:
+    """Of ``candidates``, those that are plainly of the ``shared`` kind, when any are.
+
+    "a glass" with tumblers (glasses) and a wine glass (a narrower kind): a tumbler. Else all.
+    """
+    taxonomy = household_taxonomy()
+    plain = [
+        candidate
+        for candidate in candidates
+        if not any(
+            kind != shared and taxonomy.is_a(kind, shared) for kind in readings[candidate.id][0]
+        )
+    ]
+    return plain or list(candidates)
 
 
 def _any_for_the_use(

@@ -30,6 +30,8 @@ from cogtree.knowledge.language.grammar.number import count_of
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.understanding.contents import DRINK, DRINKWARE, HOLDS_LIQUID
 from cogtree.knowledge.wording import singular_forms
 
 PART_LETTERS: Final = 4
@@ -136,9 +138,29 @@ def _said_alone(
     if found is None:
         return None
     elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
-    if set(_more_of_it(found.string[found.end() :])) - english_stop_words() - elsewhere:
+    more = _more_of_it(found.string[found.end() :])
+    if set(_not_its_drink(said, more)) - english_stop_words() - elsewhere:
         return None
     return found
+
+
+def _not_its_drink(said: str, more: list[str]) -> list[str]:
+    """``more`` without "of" and a drink after a vessel: what it is to hold, not which one.
+
+    "a glass of water (to Grandad)": any glass, filled; "a drink of water" is no vessel, "a
+    glass of the kind with a stem" no drink: kept.
+    """
+    taxonomy = household_taxonomy()
+    vessel = taxonomy.type_named(said)
+    if more[:1] != ["of"] or vessel is None:
+        return more
+    if not (taxonomy.is_a(vessel, DRINKWARE) or HOLDS_LIQUID in taxonomy.properties(vessel).flags):
+        return more
+    for end in range(len(more), 1, -1):  # the longest drink named after "of"
+        drink = taxonomy.type_named(" ".join(more[1:end]))
+        if drink is not None and taxonomy.is_a(drink, DRINK):
+            return more[end:]
+    return more
 
 
 def _said_at(utterances: Sequence[str], said_words: list[str]) -> re.Match[str] | None:

@@ -97,6 +97,11 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         ("bring us the drink, whatever's there", "the drink", True),
         ("pass me the mug, I don't mind which", "the mug", True),
         ("pass me the mug, whatever you like", "the mug", False),  # more than how to choose
+        # the drink a vessel is to hold says what it is for, not which (failed before)
+        ("bring me a glass of water", "a glass", True),
+        ("could I have a mug of hot chocolate please", "a mug", True),
+        ("bring me a glass of the kind with a stem", "a glass", False),  # no drink
+        ("bring me a drink of water", "a drink", False),  # no vessel
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(

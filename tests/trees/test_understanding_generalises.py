@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import py_trees
 import pytest
 
-from cogtree.evaluation.scenarios.scenario_run import scenario_session
+from cogtree.evaluation.scenarios.scenario_run import TurnRecord, scenario_session
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -316,10 +316,13 @@ def test_a_thing_asked_for_by_its_use_is_the_tool_whose_use_fits(
 
 
 def test_a_glass_of_water_is_filled_before_it_is_handed_over(talk: Dialogue) -> None:
-    heard = talk.say("bring me a glass of water")
-    assert heard.control == "Proceed"
-    assert "FILL(tumbler, sink" in heard.reply
-    assert heard.reply.index("FILL(tumbler") < heard.reply.index("HANDOVER(tumbler, sam")
+    record = TurnRecord()
+    record.add(talk.session.turn("bring me a glass of water"))
+    ran = record.executed
+    filled = ran.index("FILL(container=tumbler, source=sink, hand=right)")
+    assert filled < ran.index("HANDOVER(object=tumbler, person=sam, hand=right)")
+    # each step said in its own words, not the steps dumped (failed before)
+    assert record.turns[-1].reply == "I filled the tumbler with water. I brought you the tumbler."
 
 
 def test_a_glass_of_a_drink_is_poured_before_it_is_handed_over(talk: Dialogue) -> None:

@@ -34,6 +34,7 @@ from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, req
 from cogtree.knowledge.language.success_claims import success_sentences, unbacked
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.templated_reply import (
@@ -55,7 +56,12 @@ from cogtree.knowledge.understanding.faithfulness import (
     check_reply,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
-from cogtree.knowledge.understanding.turn_state import EvidenceBundle, IntentFrame, SlotResolution
+from cogtree.knowledge.understanding.turn_state import (
+    EvidenceBundle,
+    IntentFrame,
+    SlotResolution,
+    TaskSequence,
+)
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.safety.state_claims import unbacked_in_index
@@ -283,9 +289,10 @@ class Respond(LLMBehaviour[ReplyDecision]):
         if turn.task is not None:
             pack = turn.task.pack.name
             turn.lexicons = self._lexicons.get(pack, {})
-            turn.slots = _slot_values(
-                keys.read(self.blackboard, self.task_key), turn.resolved, turn.task
-            )
+            task = keys.read(self.blackboard, self.task_key)
+            turn.slots = _slot_values(task, turn.resolved, turn.task)
+            if isinstance(task, TaskSequence):
+                turn.steps = _steps(turn.task.pack, task)
             turn.names = self._names(pack)
         return turn
 
@@ -335,8 +342,13 @@ class Respond(LLMBehaviour[ReplyDecision]):
         for slot, slot_value in turn.slots.items():
             texts.extend((slot.replace("_", " "), slot_said(turn, slot, slot_value)))
             ids.update(str(item) for item in as_list(slot_value))
-        if turn.task is not None and turn.task.spec.reply:
-            texts.extend(literal_text(turn.task.spec.reply))
+        for task in [turn.task, *(step_task for step_task, _ in turn.steps)]:
+            if task is not None and task.spec.reply:
+                texts.extend(literal_text(task.spec.reply))
+        for _, step_slots in turn.steps:
+            for slot, slot_value in step_slots.items():
+                texts.append(slot_said(turn, slot, slot_value))
+                ids.update(str(item) for item in as_list(slot_value))
         return Support(texts=tuple(text for text in texts if text.strip()), ids=frozenset(ids))
 
     # -- checks -------------------------------------------------------------------------------
@@ -419,6 +431,15 @@ def _slot_values(
         elif resolution.ids:
             values[slot] = resolution.ids if len(resolution.ids) > 1 else resolution.ids[0]
     return {slot: value for slot, value in values.items() if not declared or slot in declared}
+
+
+def _steps(pack: DomainPack, sequence: TaskSequence) -> list[tuple[TurnTask, dict[str, object]]]:
+    """Each task of ``sequence`` in ``pack``, with its slot values."""
+    steps = []
+    for step in sequence.steps:
+        task = TurnTask(pack=pack, spec=pack.task(step.task))
+        steps.append((task, _slot_values(step.values, {}, task)))
+    return steps
 
 
 def _typed(value: object, kind: type[Any]) -> Any:
