@@ -119,3 +119,55 @@ def test_a_kind_with_a_definition_of_its_own_does_not_take_its_broader_kinds() -
         assert [c.id for c in scene.resolve_referent("anything to cut string with")] == ["set"]
     finally:
         scene.close()
+
+
+SHED = f"""{PREFIXES}
+:can a cog:Object ; rdfs:label "green watering can" ; cog:objectType cog:WateringCan ;
+    cog:on :counter .
+:stapler a cog:Object ; rdfs:label "black stapler" ; cog:objectType cog:Stapler ;
+    cog:on :counter .
+:blanket a cog:Object ; rdfs:label "fleece" ; cog:objectType cog:Blanket ; cog:on :counter .
+:spoon a cog:Object ; rdfs:label "slotted spoon" ; cog:objectType cog:Spoon ; cog:on :counter .
+:brush a cog:Object ; rdfs:label "hairbrush" ; cog:objectType cog:Brush ; cog:on :counter .
+:plaster a cog:Object ; rdfs:label "plasters" ; cog:objectType cog:Bandage ; cog:on :counter .
+:box a cog:Object ; rdfs:label "toy box" ; cog:objectType cog:Box ; cog:on :counter .
+"""
+
+
+@pytest.fixture(scope="module")
+def shed() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(SHED, source="shed")
+    yield scene
+    scene.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        # failed before: no listed use and no use verb of a definition matched ("I have not
+        # seen ..."); the words of what the definition says each is for do
+        ("something to water the tomatoes with", "can"),  # "used to sprinkle water"
+        ("something to keep these pages together", "stapler"),  # "... to fasten them together"
+        ("something to keep me warm", "blanket"),  # "that keeps a person warm": not the box
+    ],
+)
+def test_a_purpose_no_use_matches_finds_the_thing_whose_definition_shares_its_words(
+    shed: SceneGraph, said: str, expected: str
+) -> None:
+    assert [thing for thing, _ in found(shed, said)] == [expected]
+    assert found(shed, said)[0][1][0].endswith("by the words of its definition")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "something to dish it out into the bowls with",  # a spoon is "bowl-shaped": no use
+        "something to tie my hair back with",  # a brush "has hairs": what it is, no use
+        "something to protect the cut with",  # the plasters are a medicine: never guessed
+        "something to drink",  # no tool: what the thing is
+    ],
+)
+def test_words_a_definition_says_of_what_a_thing_is_find_nothing(
+    shed: SceneGraph, said: str
+) -> None:
+    assert found(shed, said) == []

@@ -21,7 +21,7 @@ Parsing is deterministic and lexical (:mod:`.resolution` does the matching):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
@@ -155,13 +155,18 @@ class Description:
     thing: Phrase
     preposition: str | None = None
     place: Description | None = None
+    purpose: tuple[str, ...] = ()
+    """The words of the purpose the thing is told by, as said, from its verb on ("water the
+    toms with"); () for none."""
 
     @classmethod
     def parse(cls, text: str) -> Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
         words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
+        described = cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
+        _, at = _purpose_at(words)
+        return replace(described, purpose=tuple(words[at:]) if at else ())
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Description:
@@ -191,24 +196,34 @@ def _for_purpose(words: list[str]) -> list[str]:
     Where it is taken from, after the verb or its particle, stays the description's place
     ("something to drink from the fridge", "something to sit on from the garden").
     """
+    index, at = _purpose_at(words)
+    if not at:
+        return words
+    verb, after = words[at : at + 1], words[at + 1 :]
+    if verb[0] in LIGHT_VERBS and (act := _noun_of_action(after)):  # "give it a stir"
+        verb, after = [act], ["with"] if "with" in after else []
+    if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
+        return [*words[:index], "to", *verb, *after[:1], *after[1 + (after[1] == "of") :]]
+    if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on from"
+        return [*words[:index], "to", f"{verb[0]} {after[0]}", *after[1:]]
+    tail = [word for word in after if word != "with"]
+    particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
+    tool = ["with"] if "with" in after else []  # a tool's use
+    return [*words[:index], "to", " ".join(verb + particle), *tool]
+
+
+def _purpose_at(words: list[str]) -> tuple[int, int]:
+    """Where a thing's purpose opens ("to", "I can") and where its verb is; (0, 0) for none.
+
+    Only after a pronoun noun ("something warm to put on"), and not "to use" or "to be".
+    """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
-        verb, after = words[at : at + 1], words[at + 1 :]
-        told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
-        if not (at and told and verb) or verb[0] in ("use", "be"):
-            continue
-        if verb[0] in LIGHT_VERBS and (act := _noun_of_action(after)):  # "give it a stir"
-            verb, after = [act], ["with"] if "with" in after else []
-        if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
-            return [*words[:index], "to", *verb, *after[:1], *after[1 + (after[1] == "of") :]]
-        if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on from"
-            return [*words[:index], "to", f"{verb[0]} {after[0]}", *after[1:]]
-        tail = [word for word in after if word != "with"]
-        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
-        tool = ["with"] if "with" in after else []  # a tool's use
-        return [*words[:index], "to", " ".join(verb + particle), *tool]
-    return words
+        told = PRONOUN_NOUNS & {*words[:index]}
+        if at and told and words[at : at + 1] and words[at] not in ("use", "be"):
+            return index, at
+    return 0, 0
 
 
 ACTS: Final = "noun.act"

@@ -20,12 +20,20 @@ bread": cut. Only
 The use said matches with its particle ("sweep up") or without it ("sweep"). A use said
 without "with" ("something to eat", "something to drink") names what the thing is, not a
 tool, and is never read so.
+
+When no use verb of a definition matches either, the whole purpose as said is held against
+the definitions (:func:`described_uses`): "something to water the toms with" shares "water"
+with a watering can's ("... used to sprinkle water over plants"), "something to keep these
+pages together" shares "together" with a stapler's, "something to keep me warm" "warm" with
+a blanket's. Of the made things the belief holds (the same limits as above), those whose
+definition shares the most words of the purpose (as lemmas; :data:`NO_USE_VERBS` and words
+that name nothing, :data:`SAYS_NOTHING`, not counted), when one word at least.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Final
 
@@ -33,7 +41,7 @@ from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS
 from cogtree.knowledge.scene.scene_index import Vocabulary
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, Synset, shipped_nouns
 
 DEFINED: Final = "defined use"
 """How a thing matched a use its definition names."""
@@ -94,17 +102,93 @@ def _inheriting(vocabulary: Vocabulary, kind: str, present: Callable[[str], bool
     return [kind, *own]
 
 
+DESCRIBED: Final = "described use"
+"""How a thing matched a purpose whose words its definition shares."""
+
+SAYS_NOTHING: Final = frozenset(
+    ["a", "an", "the", "and", "or", "of", "to", "for", "with", "in", "on", "into", "onto",
+     "over", "up", "out", "off", "down", "back", "away", "it", "them", "me", "us", "him",
+     "her", "this", "that", "these", "those", "my", "your", "his", "their", "our", "all",
+     "some", "any", "thing", "things", "bit", "one", "can", "could", "i", "we", "you",
+     "from", "at", "when", "another", "etc", "usually", "often", "frequently", "is", "are"]
+)  # fmt: skip
+"""Words of a purpose that say nothing a definition could share ("to put it in")."""
+
+DESCRIBING: Final = frozenset(["be", "have", "consist", "include", "resemble"])
+"""Verbs by which a definition says what a thing is, not what it does ("that has bristles")."""
+
+_GLOSS_WORD: Final = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_FOR: Final = re.compile(r"\b(?:used (?:to|for)|that|which|for|to)\b")
+"""What opens the part of a definition that says what the thing does or is for ("a machine
+that inserts staples", "...; used to sprinkle water"), up to a semicolon: only its words
+count, not those of what the thing is like ("a shallow bowl-shaped container")."""
+
+
+def described_uses(
+    vocabulary: Vocabulary, purpose: tuple[str, ...], present: Callable[[str], bool]
+) -> list[tuple[str, str]]:
+    """The kinds ``present`` says the belief holds whose definition best shares ``purpose``.
+
+    As (kind, how); [] when no definition shares a word of it (module docstring).
+    """
+    content = [word for word in purpose if word not in SAYS_NOTHING]
+    if not content or (len(content) < 2 and purpose[-1:] != ("with",)):
+        return []  # "something to drink": what the thing is, no tool's use (module docstring)
+    verb, rest = _lemmas(content[0]), _lemmas_of(content[1:])
+    taxonomy = household_taxonomy()
+    shared = {}
+    for kind, labels in sorted(vocabulary.type_labels.items()):
+        if labels and present(kind) and not taxonomy.properties(kind).flags & WHICH_MATTERS:
+            does, of_what = _defined_words(labels[0])
+            shared[kind] = len(verb & (does | of_what)) + len(rest & of_what)
+    best = max(shared.values(), default=0)
+    found = [kind for kind, count in shared.items() if best and count == best]
+    return [(kind, DESCRIBED) for kind in found]
+
+
+@lru_cache(maxsize=_TYPES_CACHED)
+def _defined_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What the definition of the made thing ``label`` says it does, and the words after.
+
+    As lemmas: its verbs ("used to stir or serve": stir, serve) and the rest ("food"). Only the
+    verbs of a purpose match the verbs ("the cut" is no "for cutting"), its other words the rest.
+    """
+    sense, lemmas = _made_sense(label), shipped_lemmas()
+    if sense is None or lemmas is None:
+        return frozenset(), frozenset()
+    definition = sense.gloss.split('"', 1)[0].lower()
+    words: list[str] = []
+    for opened in _FOR.finditer(definition):  # not "that has hairs", "that is open": what it is
+        words = _GLOSS_WORD.findall(definition[opened.end() :].split(";", 1)[0])
+        verb = lemmas.lemma_of(words[0], "verb") if words else None
+        if verb is not None and verb not in DESCRIBING:
+            break
+        words = []
+    verbs = words[:1]
+    while len(words) > len(verbs) + 1 and words[len(verbs) * 2 - 1] in ("or", "and"):
+        verbs.append(words[len(verbs) * 2])  # "stir or serve or take"
+    return _lemmas_of(verbs), _lemmas_of(words[len(verbs) * 2 - 1 :] if verbs else [])
+
+
+def _lemmas_of(words: Iterable[str]) -> frozenset[str]:
+    """The lemmas (:func:`_lemmas`) of ``words`` that say something."""
+    return frozenset().union(*(_lemmas(word) for word in words if word not in SAYS_NOTHING))
+
+
+def _lemmas(word: str) -> frozenset[str]:
+    """``word`` and its lemmas as a verb, a noun and an adjective ("covers": cover)."""
+    lemmas = shipped_lemmas()
+    if lemmas is None or word in NO_USE_VERBS:
+        return frozenset()
+    forms = {word, *(lemmas.lemma_of(word, pos) for pos in ("verb", "noun", "adj"))} - {None}
+    return frozenset() if forms & NO_USE_VERBS else frozenset(form for form in forms if form)
+
+
 @lru_cache(maxsize=_TYPES_CACHED)
 def defined_uses(label: str) -> frozenset[str]:
     """The verbs (as lemmas) the definition of the made thing ``label`` says it is for."""
-    nouns, lemmas = shipped_nouns(), shipped_lemmas()
-    senses = nouns.senses(label) if nouns is not None else ()
-    if nouns is None or lemmas is None or not senses:
-        return frozenset()
-    if nouns.synset(senses[0]).lexname in LIVING:
-        return frozenset()  # a "dog" is first an animal: never the catch it also names
-    sense = next((s for s in map(nouns.synset, senses) if s.lexname == ARTEFACTS), None)
-    if sense is None:
+    sense, lemmas = _made_sense(label), shipped_lemmas()
+    if sense is None or lemmas is None:
         return frozenset()
     definition = sense.gloss.split('"', 1)[0].lower()
     found: set[str] = set()
@@ -115,3 +199,15 @@ def defined_uses(label: str) -> frozenset[str]:
                 break  # "for food or drink": no use, nor what is joined to it
             found.add(verb)
     return frozenset(found)
+
+
+def _made_sense(label: str) -> Synset | None:
+    """The most frequent sense of ``label`` among made things; None for a living being first.
+
+    A "dog" is first an animal: never the catch it also names.
+    """
+    nouns = shipped_nouns()
+    senses = nouns.senses(label) if nouns is not None else ()
+    if nouns is None or not senses or nouns.synset(senses[0]).lexname in LIVING:
+        return None
+    return next((s for s in map(nouns.synset, senses) if s.lexname == ARTEFACTS), None)

@@ -34,7 +34,13 @@ from cogtree.knowledge.scene.referents.description import (
     Phrase,
     split_negation,
 )
-from cogtree.knowledge.scene.referents.other_uses import DEFINED, other_uses
+from cogtree.knowledge.scene.referents.other_uses import (
+    DEFINED,
+    DESCRIBED,
+    NO_USE_VERBS,
+    described_uses,
+    other_uses,
+)
 from cogtree.knowledge.scene.referents.preferences import (
     BY_KIND,
     HOW_BIG,
@@ -220,7 +226,7 @@ def _matching(
             for at in covers:
                 add(term.text, at, ways, first=at == covers[0])
 
-    add_terms(partial(_term_matches, index, use=phrase.use))
+    add_terms(partial(_term_matches, index, use=phrase.use, purpose=description.purpose))
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
@@ -352,7 +358,9 @@ THING_KINDS: Final[dict[str, ThingKind]] = {
 """The classes of things a description may refer to, and what kind of thing each is."""
 
 
-def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[Way]:
+def _term_matches(
+    index: SceneIndex, term: str, use: str | None = None, purpose: tuple[str, ...] = ()
+) -> list[Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
@@ -409,10 +417,18 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     found = [way for way in ways if _bound(way[2])]
-    if found or term != use:
+    light = term == _purpose_verb(purpose) and term in NO_USE_VERBS  # "keep me warm": what keeps
+    if (found and not light) or term not in (use, _purpose_verb(purpose)):
         return found
-    others = other_uses(vocabulary, term, partial(_present, index))  # by definition, or so said
-    return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])]
+    present = partial(_present, index)
+    others = other_uses(vocabulary, term, present) if term == use and not light else []
+    others = others or described_uses(vocabulary, purpose, present)  # its definition's words
+    return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])] or found
+
+
+def _purpose_verb(purpose: tuple[str, ...]) -> str | None:
+    """The verb of a purpose as said ("water" of "water the toms with"), or None."""
+    return purpose[0] if purpose else None
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
@@ -560,7 +576,7 @@ def _kind(node: Node) -> ThingKind:
 
 HOLDING: Final = frozenset(["holds", "told holds"])
 """The ways a word matches a thing by what it holds."""
-USES: Final = frozenset(["use", DEFINED])
+USES: Final = frozenset(["use", DEFINED, DESCRIBED])
 """How a thing matches what it is for: its type's listed use, or its definition's."""
 
 REASONS: Final = {
@@ -573,6 +589,7 @@ REASONS: Final = {
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
     "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names {a} {d}",
     "word": "{q}: its label says {t}", DEFINED: "{q}: {a} {d} is for it, by its definition",
+    DESCRIBED: "{q}: {a} {d} is for it, by the words of its definition",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 
