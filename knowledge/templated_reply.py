@@ -22,6 +22,7 @@ import string
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from itertools import groupby
 
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import Grounding
@@ -77,6 +78,8 @@ class ReplyTurn:
     people: frozenset[str] = frozenset()
     steps: list[tuple[TurnTask, dict[str, object]]] = field(default_factory=list)
     """For a request of several tasks: each task and its slot values, in order."""
+    labels: dict[str, str] = field(default_factory=dict)
+    """Scene ids the steps name -> their labels (two plates alike: one lexicon form, one id)."""
 
 
 def templated_answer(turn: ReplyTurn) -> Templated:
@@ -132,9 +135,10 @@ def _speak(turn: ReplyTurn, item: EvidenceItem) -> tuple[str, bool]:
 def _each_step(turn: ReplyTurn, item: EvidenceItem) -> str:
     """Each task of a request of several in its ``reply`` template, in order; "" unless all.
 
-    Only when every step's slots may be claimed as done (:func:`claimable`).
+    Only when every step's slots may be claimed as done (:func:`claimable`). A sentence said
+    of things alike in a row is said once, with how many ("... to the table (2 of them).").
     """
-    said = []
+    said: list[str] = []
     for task, slots in turn.steps:
         if not task.spec.reply or not claimable(slots, item):
             return ""
@@ -142,7 +146,8 @@ def _each_step(turn: ReplyTurn, item: EvidenceItem) -> str:
         if rendered is None:
             return ""
         said.append(capitalised(rendered))
-    return " ".join(said)
+    runs = [(sentence, len(list(run))) for sentence, run in groupby(said)]
+    return " ".join(s if n == 1 else f"{s.rstrip('.')} ({n} of them)." for s, n in runs)
 
 
 def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
@@ -272,7 +277,9 @@ def slot_said(turn: ReplyTurn, slot: str, value: object) -> str:
     labels = []
     for item in as_list(value):
         text = str(item)
-        if lexicon is not None and text in lexicon:
+        if text in turn.labels:
+            label = turn.labels[text]
+        elif lexicon is not None and text in lexicon:
             label = lexicon.label(text)
         else:
             label = value_said(turn, text).replace("_", " ")

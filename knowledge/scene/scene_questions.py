@@ -12,8 +12,10 @@ The answer is one row of text columns, the evidence a pack's templated reply is 
 ``asked`` (what was asked about, as said, without its article), ``count``, ``listing`` (each
 thing as "the green cup in the cupboard", by label), and three answers: ``count_answer``
 ("I know of 2: ..."), ``have_answer`` ("Yes: ..." / "No, I have not seen any ...") and
-``list_answer`` ("I have seen ..."). Every name in them is a label of the belief, so the
-reply passes the faithfulness check against this row.
+``list_answer`` ("I have seen ..."). A vessel found by what it holds that the belief says is
+empty holds none of it ("is there any milk left?": "No, ...; the carton of milk is empty").
+Every name in them is a label of the belief, so the reply passes the faithfulness check
+against this row.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import re
 from collections.abc import Callable, Mapping
 
 from cogtree.knowledge.scene.referents.description import FILLER_WORDS, Description
-from cogtree.knowledge.scene.referents.resolution import resolve_referent
+from cogtree.knowledge.scene.referents.resolution import held_by_name, resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneIndex, short
+from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import id_words, with_the
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -32,6 +35,9 @@ SceneRow = dict[str, str | None]
 
 PLACED_BY = {"on": "on", "in": "in", "mountedOn": "on", "inRoom": "in"}
 """How a placement is said, in order of preference (the support before the room)."""
+
+EMPTY = "empty"
+"""The belief's flag of a vessel that holds nothing any more: none of what it held is there."""
 
 COUNTED_KINDS = frozenset(["Object", "Furniture", "Surface", "Container"])
 """The classes of things a question about the scene counts (never rooms, people or robots)."""
@@ -47,14 +53,20 @@ def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
     asked = _without_article(kind)
     there = asked if Description.parse(asked).place is not None else f"{asked} {place}".strip()
     description = Description.parse(there)
+    emptied: list[str] = []
     if description.thing.content:
-        found = [c.id for c in resolve_referent(index, there) if _counted(index, c.id)]
+        candidates = [c for c in resolve_referent(index, there) if _counted(index, c.id)]
+        emptied = [c.id for c in candidates if _emptied(index, c, asked)]
+        found = [c.id for c in candidates if c.id not in emptied]
     else:
         found = _everything_in(index, description)
     phrases = sorted({_where(index, thing) for thing in found})
     listing = ", ".join(phrases)
     said = _without_article(there)
     none = (f"I have not seen any {said}" if asked else f"I have not seen anything {said}").rstrip()
+    if emptied:  # "is there any milk left": the carton of milk is empty
+        verb = "are" if len(emptied) > 1 else "is"
+        none += f"; {_and(sorted({_where(index, thing) for thing in emptied}))} {verb} empty"
     return {
         "asked": said or "anything",
         "count": str(len(found)),
@@ -63,6 +75,18 @@ def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
         "have_answer": f"Yes: {listing}" if found else f"No, {none}",
         "list_answer": f"I have seen {_and(phrases)}" if found else none,
     }
+
+
+def _emptied(index: SceneIndex, candidate: Candidate, asked: str) -> bool:
+    """Whether ``candidate``, found by what it held, holds nothing any more.
+
+    Found so by what it holds, or by its label's words after "of" ("carton of milk", "milk").
+    """
+    node = index.node(candidate.id)
+    if node is None or EMPTY not in node.flags:
+        return False
+    held = held_by_name(_label(index, candidate.id)).split()
+    return candidate.by_content or bool(held and held[-1] in asked.lower().split())
 
 
 STATE_WORDS: Mapping[str, tuple[str, bool]] = {

@@ -105,3 +105,31 @@ def test_a_scene_question_that_finds_nothing_says_so_once() -> None:
     assert things_of_a_kind(index, "the walruses")["have_answer"] == (
         "No, I have not seen any walruses"
     )
+
+
+EMPTIED = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
+:carton a cog:Object ; rdfs:label "carton of milk" ; cog:objectType cog:Carton ;
+    cog:empty true ; cog:in :fridge .
+:juice a cog:Object ; rdfs:label "carton of orange juice" ; cog:objectType cog:Carton ;
+    cog:in :fridge .
+"""
+
+
+def test_a_vessel_found_by_what_it_held_that_is_empty_holds_none_of_it() -> None:
+    """Checked to fail before: "is there any milk left?" got "Yes: the carton of milk"."""
+    scene = SceneGraph.from_turtle_text(EMPTIED, source="emptied")
+    try:
+        milk = things_of_a_kind(scene.index, "milk")
+        assert milk["have_answer"] == (
+            "No, I have not seen any milk; the carton of milk in the fridge is empty"
+        )
+        assert things_of_a_kind(scene.index, "juice")["have_answer"].startswith("Yes: ")
+        assert things_of_a_kind(scene.index, "cartons")["count"] == "2"  # a carton still
+    finally:
+        scene.close()

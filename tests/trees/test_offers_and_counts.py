@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from cogtree.evaluation.scenarios.scenario_run import TurnRecord
 from cogtree.trees.assistant_session import AssistantSession
 
 KITCHEN = """
@@ -77,17 +78,23 @@ def test_a_count_of_things_alike_takes_that_many(
     session: AssistantSession, said: str, count: int
 ) -> None:
     """Checked to fail before: "Which two apples do you mean: ...?"."""
-    turn = session.turn(said)
+    record = TurnRecord()
+    record.add(turn := session.turn(said))
     assert turn.control == "Proceed", turn.reply
-    handed = [step for step in turn.reply.split("HANDOVER(")[1:]]
-    assert len(handed) == count, turn.reply
+    handed = [step for step in record.executed if step.startswith("HANDOVER(")]
+    assert len(handed) == count, record.executed
+    assert turn.reply == f"I brought you the apple ({count} of them).", turn.reply
 
 
 def test_a_couple_of_plates_are_two_put_on_the_table(session: AssistantSession) -> None:
     """Checked to fail before: one plate was put down."""
-    turn = session.turn("put a couple of plates on the table")
+    record = TurnRecord()
+    record.add(turn := session.turn("put a couple of plates on the table"))
     assert turn.control == "Proceed", turn.reply
-    assert turn.reply.count("PLACE(") == 2, turn.reply
+    assert [step for step in record.executed if step.startswith("PLACE(")] == [
+        "PLACE(object=plate_1, target=table, hand=right)",
+        "PLACE(object=plate_2, target=table, hand=right)",
+    ]
 
 
 def test_more_than_there_are_is_asked_about(session: AssistantSession) -> None:

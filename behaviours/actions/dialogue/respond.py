@@ -293,8 +293,16 @@ class Respond(LLMBehaviour[ReplyDecision]):
             turn.slots = _slot_values(task, turn.resolved, turn.task)
             if isinstance(task, TaskSequence):
                 turn.steps = _steps(turn.task.pack, task)
+                turn.labels = self._labels([v for _, values in turn.steps for v in values.values()])
             turn.names = self._names(pack)
         return turn
+
+    def _labels(self, values: list[object]) -> dict[str, str]:
+        """The scene's labels of the ids among ``values`` (one lexicon form names one id)."""
+        if self.scene is None:
+            return {}
+        nodes = {str(i): self.scene.index.node(str(i)) for v in values for i in as_list(v)}
+        return {i: node.labels[0] for i, node in nodes.items() if node is not None and node.labels}
 
     def _names(self, pack: str | None) -> LexiconNames:
         """The names of the things a reply may name: ``pack``'s graph lexicons and the scene's.

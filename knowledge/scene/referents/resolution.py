@@ -451,12 +451,12 @@ def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set
         and (node := index.node(node_id)) is not None
         and serves_drinks(vocabulary, node)
         and any(
-            vocabulary.types_named.get(_held_by_name(label), set()) & kinds for label in node.labels
+            vocabulary.types_named.get(held_by_name(label), set()) & kinds for label in node.labels
         )
     }
 
 
-def _held_by_name(label: str) -> str:
+def held_by_name(label: str) -> str:
     """What a label "<vessel> of <what it holds>" says is held ("can of cola": cola), else ""."""
     vessel, of, held = label.lower().partition(" of ")
     return held.strip() if of and vessel.strip() and " of " not in held else ""
