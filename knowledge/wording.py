@@ -422,3 +422,9 @@ def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
         frozenset(form for word in kept for form in {word, singular(word)}),
         frozenset(form for word in heads for form in {word, singular(word)}),
     )
+
+
+def held_by_name(label: str) -> str:
+    """What a label "<vessel> of <what it holds>" says is held ("can of cola": cola), else ""."""
+    vessel, of, held = label.lower().partition(" of ")
+    return held.strip() if of and vessel.strip() and " of " not in held else ""

@@ -24,10 +24,10 @@ import re
 from collections.abc import Callable, Mapping
 
 from cogtree.knowledge.scene.referents.description import FILLER_WORDS, Description
-from cogtree.knowledge.scene.referents.resolution import held_by_name, resolve_referent
+from cogtree.knowledge.scene.referents.resolution import resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneIndex, short
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.wording import id_words, with_the
+from cogtree.knowledge.wording import held_by_name, id_words, with_the
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 SceneRow = dict[str, str | None]

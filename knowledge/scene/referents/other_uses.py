@@ -63,6 +63,29 @@ _JOINED: Final = re.compile(r"(?:,| or| and) ([a-z]+)")
 _TYPES_CACHED: Final = 2048
 
 
+def says_little(term: str, purpose: tuple[str, ...]) -> bool:
+    """Whether ``term`` is the verb of ``purpose`` and says little alone ("keep me warm")."""
+    return purpose[:1] == (term,) and term in NO_USE_VERBS
+
+
+def kinds_for(
+    vocabulary: Vocabulary,
+    term: str,
+    use: str | None,
+    purpose: tuple[str, ...],
+    present: Callable[[str], bool],
+) -> list[tuple[str, str]]:
+    """What a tool's ``use`` or a thing's ``purpose`` names when no listed use matched ``term``.
+
+    By a definition's use verbs (:func:`other_uses`, for a tool's use whose verb says enough),
+    else by a definition's words (:func:`described_uses`). As (kind, how).
+    """
+    told = term == use and not says_little(term, purpose)
+    return (other_uses(vocabulary, term, present) if told else []) or described_uses(
+        vocabulary, purpose, present
+    )
+
+
 def other_uses(
     vocabulary: Vocabulary, use: str, present: Callable[[str], bool]
 ) -> list[tuple[str, str]]:

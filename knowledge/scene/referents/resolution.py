@@ -34,13 +34,7 @@ from cogtree.knowledge.scene.referents.description import (
     Phrase,
     split_negation,
 )
-from cogtree.knowledge.scene.referents.other_uses import (
-    DEFINED,
-    DESCRIBED,
-    NO_USE_VERBS,
-    described_uses,
-    other_uses,
-)
+from cogtree.knowledge.scene.referents.other_uses import DEFINED, DESCRIBED, kinds_for, says_little
 from cogtree.knowledge.scene.referents.preferences import (
     BY_KIND,
     HOW_BIG,
@@ -60,6 +54,7 @@ from cogtree.knowledge.scene.taxonomy import (
     referred_to_by_content,
     serves_drinks,
 )
+from cogtree.knowledge.wording import held_by_name
 from cogtree.knowledge.wordnet.lemmas import SIZES, shipped_lemmas
 
 
@@ -417,18 +412,11 @@ def _term_matches(
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     found = [way for way in ways if _bound(way[2])]
-    light = term == _purpose_verb(purpose) and term in NO_USE_VERBS  # "keep me warm": what keeps
-    if (found and not light) or term not in (use, _purpose_verb(purpose)):
+    little = says_little(term, purpose)  # "keep me warm": what keeps, as definitions say
+    if (found and not little) or term not in (use, *purpose[:1]):
         return found
-    present = partial(_present, index)
-    others = other_uses(vocabulary, term, present) if term == use and not light else []
-    others = others or described_uses(vocabulary, purpose, present)  # its definition's words
-    return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])] or found
-
-
-def _purpose_verb(purpose: tuple[str, ...]) -> str | None:
-    """The verb of a purpose as said ("water" of "water the toms with"), or None."""
-    return purpose[0] if purpose else None
+    kinds = kinds_for(vocabulary, term, use, purpose, partial(_present, index))
+    return [way for way in _use_ways(index, kinds, says_itself) if _bound(way[2])] or found
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
@@ -454,12 +442,6 @@ def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set
             vocabulary.types_named.get(held_by_name(label), set()) & kinds for label in node.labels
         )
     }
-
-
-def held_by_name(label: str) -> str:
-    """What a label "<vessel> of <what it holds>" says is held ("can of cola": cola), else ""."""
-    vessel, of, held = label.lower().partition(" of ")
-    return held.strip() if of and vessel.strip() and " of " not in held else ""
 
 
 def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
