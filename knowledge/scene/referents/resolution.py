@@ -47,6 +47,7 @@ from cogtree.knowledge.scene.referents.preferences import (
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
 from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import (
+    FOOD,
     HELD,
     content_values,
     household_taxonomy,
@@ -420,15 +421,15 @@ def _term_matches(
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
-    """The vessels labelled "<vessel> of <drink>" for ``drink`` or a kind of it ("can of cola").
+    """The vessels labelled "<vessel> of <drink>" for ``drink`` (or a food) or a kind of it.
 
-    What a vessel is called by says what it holds, when the whole of what follows "of" is a
-    drink's name: "bottle of white spirit", "jar of bicarbonate of soda" or "glass of water
-    with dentures" hold no drink. Only vessels that serve drinks (:func:`serves_drinks`), and
-    not the things of ``drink``'s own types (they match as such).
+    What a vessel is called by says what it holds ("can of cola", "bowl of muesli"), when the
+    whole of what follows "of" names a drink or a food: "bottle of white spirit", "jar of
+    bicarbonate of soda" or "glass of water with dentures" hold neither. Only vessels things
+    are served or kept in (:func:`serves_drinks`), not the things of ``drink``'s own types.
     """
     vocabulary = index.vocabulary
-    if not is_drink(vocabulary, drink):
+    if not (is_drink(vocabulary, drink) or FOOD in vocabulary.kinds.get(drink, ())):
         return set()
     kinds = vocabulary.narrower.get(drink, {drink})
     words = sorted(_words_naming(vocabulary, kinds))
