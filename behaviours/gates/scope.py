@@ -200,9 +200,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         utterance = fast_path_text(utterance, self._notes)
         guess = self._guess = self._guess or self._matcher().match(utterance)
         elsewhere = guess.confident and guess.in_scope
-        follow = self._continued_domain(utterance)
-        if follow is not None and not (elsewhere and guess.domain != follow[0]):
-            domain, why = follow
+        follow = self._continued_domain(utterance)  # an option picked: never another domain's
+        if follow is not None and (follow[2] or not (elsewhere and guess.domain != follow[0])):
+            domain, why, _ = follow
             return Verdict(self._decision(domain, 0.9, why), why)
         frame = keys.read_request_frame(self.blackboard)
         if frame is None:
@@ -349,8 +349,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         return self.matcher
 
-    def _continued_domain(self, utterance: str) -> tuple[str, str] | None:
-        """The pending question's domain and why, when ``utterance`` answers it."""
+    def _continued_domain(self, utterance: str) -> tuple[str, str, bool] | None:
+        """The pending question's domain and why when answered; sure: an option picked, a yes."""
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         registry = self._registry()
         if pending is None or pending.domain not in registry:
@@ -362,11 +362,11 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return None
         frame = keys.read_request_frame(self.blackboard)
         if confirms(pending, utterance, frame):
-            return pack.name, f"confirms the pending {task.name} request"
+            return pack.name, f"confirms the pending {task.name} request", True
         follow = continuation(pack, pending, utterance, self._lexicons.get(pack.name, {}), frame)
         if follow is None:
             return None
-        return pack.name, f"answers the pending {task.name} question ({follow.how})"
+        return pack.name, f"answers the pending {task.name} question ({follow.how})", follow.picked
 
     def _decision(self, domain: str, confidence: float, rationale: str) -> ScopeDecision:
         return self.decision_type(

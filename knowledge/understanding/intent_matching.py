@@ -268,13 +268,15 @@ class Continuation:
     ``task`` is the task the answer goes on with: the pending one, or the pack's note when the
     answer tells where the thing asked about is (:func:`continuation`). ``slots`` are the
     values it gives (fill_slots, or the whole short answer for the one missing slot);
-    ``answered`` the missing slots it fills; ``how`` says which reading held.
+    ``answered`` the missing slots it fills; ``how`` says which reading held; ``picked``: an
+    option offered is named ("Tom" to "Lucy or Tom?").
     """
 
     task: str
     slots: dict[str, SlotValue]
     answered: list[str]
     how: str
+    picked: bool = False
 
 
 def continuation(
@@ -370,11 +372,9 @@ def continuation(
 
 def _picked(task: TaskSpec, picked: tuple[str, str]) -> Continuation:
     """The continuation that fills the slot an answer picked among the options offered."""
-    chosen, label = picked
-    many = (spec := task.slots.get(chosen)) is not None and spec.many
-    return Continuation(
-        task.name, {chosen: [label] if many else label}, [chosen], f"picks {label!r} for {chosen}"
-    )
+    (chosen, label), spec = picked, task.slots.get(picked[0])
+    slots: dict[str, SlotValue] = {chosen: [label] if spec is not None and spec.many else label}
+    return Continuation(task.name, slots, [chosen], f"picks {label!r} for {chosen}", picked=True)
 
 
 def asked_task(

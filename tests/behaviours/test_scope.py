@@ -288,6 +288,25 @@ def test_short_answer_about_a_scene_object_continues_with_the_scene_graph(
     assert "fills object" in blackboard.get("/rationale/detectscope").rationale
 
 
+def test_an_answer_naming_an_offered_option_stays_in_its_domain(
+    detect: Detect, blackboard: BlackboardView
+) -> None:
+    """Checked to fail before: "Tom" was closest to the office pack (a sure guess there) and
+    the household question that offered Lucy or Tom was left unanswered."""
+    pending = PendingTask(
+        domain="household",
+        task="Bring",
+        slots={"object": "the paper", "destination": "him"},
+        missing=["destination"],
+        said=["Take the paper through to him"],
+        question="Which one do you mean: lucy in the living room or tom in the living room?",
+        options={"destination": ["lucy", "tom"]},
+    )
+    detect("Tom", pending=pending)
+    assert blackboard.get("/turn/domain") == "household"
+    assert "picks 'tom' for destination" in blackboard.get("/rationale/detectscope").rationale
+
+
 def test_setup_without_the_registry_names_the_handle(
     make_llm: Callable[..., ScriptedLLM],
 ) -> None:
