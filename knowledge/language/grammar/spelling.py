@@ -15,6 +15,13 @@ People also type short forms without their apostrophe ("wheres my phone", "im co
 that is no word of the dictionary nor a known word, and that one apostrophe makes a known
 word, is read as that word (:func:`with_apostrophes`); a word the dictionary knows stays as
 typed, so "its", "were", "ill" and "cant" keep their own sense.
+
+A slip of one key in a verb of the grammar ("swich the lamp on", "brign me", "fecth"): a word
+of four letters or more that no dictionary knows nor the grammar, in lower case, one edit
+(a letter left out, added, changed, or two swapped) from exactly one of the grammar's
+verbs of the robot's capabilities (or the first word of one: "switch" of "switch on") that
+starts with the same letter, is read as that verb (:func:`with_verbs_mended`). A capitalised
+word inside a sentence is a name and stays.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ import functools
 import re
 from typing import Final
 
-from cogtree.knowledge.language.grammar.words import WORDS_FILE
+from rapidfuzz.distance import OSA
+
+from cogtree.knowledge.language.grammar.words import WORDS_FILE, request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -101,3 +110,37 @@ def _apostrophe(match: re.Match[str]) -> str:
         if cut > 0 and lower.endswith(end) and f"{lower[:cut]}'{end}" in known:
             return f"{word[:cut]}'{word[cut:]}"
     return word
+
+
+MENDED_LENGTH: Final = 4
+"""The shortest word read as a slip in a verb: shorter ones are one edit from too many."""
+
+ACTIONS: Final = "actions"
+"""The grammar's kind of a verb that names one of the robot's capabilities."""
+
+
+def with_verbs_mended(text: str) -> str:
+    """``text`` with each one-key slip in a verb of the grammar written as the verb (module)."""
+    return re.sub(r"(?<!['\w])[A-Za-z][a-z]+(?![\w'])", _mended, text)
+
+
+def _mended(match: re.Match[str]) -> str:
+    word, lemmas, before = match.group(0), shipped_lemmas(), match.string[: match.start()]
+    opens = not before.strip() or before.rstrip().endswith((".", "!", "?", ";", ":"))
+    lower = word.lower()
+    if (word != lower and not opens) or len(word) < MENDED_LENGTH or lower in known_words():
+        return word  # a capitalised word inside a sentence is a name ("Biscuit")
+    if lemmas is None or any(lemmas.lemma_of(lower, part) for part in PARTS_OF_SPEECH):
+        return word
+    near = [verb for verb in _verbs(lower[0]) if OSA.distance(lower, verb, score_cutoff=1) <= 1]
+    if len(near) != 1:
+        return word
+    return near[0].capitalize() if word != lower else near[0]
+
+
+@functools.cache
+def _verbs(first: str) -> tuple[str, ...]:
+    """The words the grammar's verbs of the robot's capabilities open with, from ``first``."""
+    verbs = request_words().verbs
+    opening = {key[0] for key, (kind, _) in verbs.items() if kind == ACTIONS}
+    return tuple(sorted(verb for verb in opening if verb.startswith(first)))
