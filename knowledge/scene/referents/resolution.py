@@ -416,8 +416,8 @@ def _term_matches(
     little = says_little(term, purpose)  # "keep me warm": what keeps, as definitions say
     if (found and not little) or term not in (use, *purpose[:1]):
         return found
-    kinds = kinds_for(vocabulary, term, use, purpose, partial(_present, index))
-    return [way for way in _use_ways(index, kinds, says_itself) if _bound(way[2])] or found
+    uses = kinds_for(vocabulary, term, use, purpose, partial(_present, index))
+    return [way for way in _use_ways(index, uses, says_itself) if _bound(way[2])] or found
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
