@@ -23,12 +23,13 @@ other **without adding knowledge to the robot**:
 - **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
   ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot``, ``alive: true`` -> the
   ``animal`` flag (a living thing is seen to be one; not a plant), ``contents`` -> ``empty`` or
-  a liquid (objects), ``owner`` -> an owner who is a person of the world, ``held_by`` -> held
-  by that person, ``colour`` -> an object's colour (as seen). Every other key, and any value that
-  does not fit, is recorded in ``lost`` (printed labels, furniture contents...). Common state
-  words are read first under those keys (:func:`canonical_state`: ``on``/``off`` ->
-  ``switched``, ``closed`` -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/
-  ``empty`` -> ``contents``).
+  a liquid (objects; with no ``contents`` said, the liquid the kind names: a "milk carton"
+  holds milk, recorded as an approximation), ``owner`` -> an owner who is a person of the
+  world, ``held_by`` -> held by that person, ``colour`` -> an object's colour (as seen).
+  Every other key, and any value that does not fit, is recorded in ``lost`` (printed labels,
+  furniture contents...). Common state words are read first under those keys
+  (:func:`canonical_state`: ``on``/``off`` -> ``switched``, ``closed`` -> ``open``,
+  ``hot``/``cold`` -> ``temperature``, ``contains``/``empty`` -> ``contents``).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
   it, opens, closes or wipes it, the words put something in or on it ("in the <label or
@@ -369,6 +370,10 @@ class _Builder:
         state = self._state
         spec.update(self._placement(thing, state))
         spec.update(self._contents(state, f"{thing.kind or ''} {thing.label}"))
+        liquid = _liquid_word((thing.kind or "").lower())
+        if liquid is not None and not {"contents", "empty", "contains"} & set(thing.state):
+            spec.update({"liquid": liquid, "liquid_ml": 250.0})  # "milk carton": holds milk
+            self.approx.append(f"things.{thing.id}: contents unsaid, its kind's {liquid} held")
         said = next((key for key in ("colour", "color") if isinstance(state.get(key), str)), None)
         if said is not None and state[said].strip():
             spec["colour"] = state.pop(said)  # seen, as a person sees it; else it is lost
