@@ -38,6 +38,13 @@ has a task that brings a thing to the person speaking (:func:`bringing_task`: it
 a slot's thing to ``$speaker``). The offer is a pending task (``offered``) whose slot holds
 the thing's label, as proposed: the robot says what it would do, so a yes runs exactly that
 (:func:`accepts`), and anything else drops the offer.
+
+After a physical task that took any one of several things ("bring me a mug": the red one),
+the reply names the others ("The striped mug is there too, if you meant that one instead"),
+so a wrong pick costs the user a word: the same task waits for the next turn with its slot
+open and the things as its options, the one taken first (:func:`instead_offer`); an answer
+that picks one ("the striped one") runs the task with it (the one taken: nothing needs doing),
+and anything else drops it, as an offer.
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ from cogtree.knowledge.language.grammar.social_acts import (
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
-from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS
+from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS, also_there
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
@@ -156,6 +163,33 @@ def offer_after(
         said=[said],
         proposed={slot: thing.label},
         question=f"I can bring the {thing.label} to you, if you like.",
+        offered=True,
+    )
+
+
+def instead_offer(
+    pack: DomainPack, intent: IntentFrame, picked: Sequence[Candidate], said: str
+) -> PendingTask | None:
+    """The task done again with another of the things a pick of any one left, else None.
+
+    ``picked``: what the task's first scene slot resolved to; the one kept names the others
+    (:func:`~knowledge.scene.fit_for_use.also_there`), those labelled as it is told by no word.
+    ``said``: the user's utterance.
+    """
+    spec = pack.task(intent.task or "")
+    slot = next((name for name, s in spec.slots.items() if s.resolve == "scene"), None)
+    kept = picked[0].label if picked else ""
+    others = [label for thing in picked[:1] for label in also_there(thing.reasons) if label != kept]
+    if spec.grounding != "physical" or slot is None or slot not in intent.slots or not others:
+        return None
+    return PendingTask(
+        domain=pack.name,
+        task=spec.name,
+        slots={name: value for name, value in intent.slots.items() if name != slot},
+        missing=[slot],
+        said=[said],
+        options={slot: list(dict.fromkeys([kept, *others]))},  # the one taken too
+        question="Did you mean another one instead?",
         offered=True,
     )
 

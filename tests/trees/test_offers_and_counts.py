@@ -29,6 +29,8 @@ world:
     plate_1: {type: Plate, on: counter, mass_kg: 0.3, label: dinner plate}
     plate_2: {type: Plate, on: counter, mass_kg: 0.3, label: dinner plate}
     plate_3: {type: Plate, on: counter, mass_kg: 0.3, label: dinner plate}
+    mug_red: {type: Mug, on: counter, mass_kg: 0.3, label: red mug}
+    mug_striped: {type: Mug, on: counter, mass_kg: 0.3, label: striped mug}
   robots:
     robot1: {profile: humanoid, room: kitchen}
   people:
@@ -100,3 +102,29 @@ def test_a_couple_of_plates_are_two_put_on_the_table(session: AssistantSession) 
 def test_more_than_there_are_is_asked_about(session: AssistantSession) -> None:
     turn = session.turn("put five plates on the table")
     assert turn.control == "Clarify", turn.reply
+
+
+def test_the_other_thing_named_after_a_pick_of_any_one_is_brought_instead(
+    session: AssistantSession,
+) -> None:
+    """Checked to fail before: the reply named the striped mug as there too, but "the striped
+    one" in the next turn was asked about ("Which object should I bring ...?")."""
+    first = session.turn("bring me a mug")
+    assert first.reply == (
+        "I brought you the red mug. The striped mug is there too, if you meant that one instead."
+    )
+    record = TurnRecord()
+    record.add(instead := session.turn("the striped one"))
+    assert instead.control == "Proceed", instead.reply
+    assert "HANDOVER(object=mug_striped, person=rachel, hand=right)" in record.executed
+
+
+@pytest.mark.parametrize("other", ["thanks", "where are the apples?"])
+def test_anything_but_a_pick_lets_the_other_things_go(
+    session: AssistantSession, other: str
+) -> None:
+    session.turn("bring me a mug")
+    session.turn(other)
+    record = TurnRecord()
+    record.add(session.turn("the striped one"))
+    assert not [step for step in record.executed if "mug_striped" in step], record.executed

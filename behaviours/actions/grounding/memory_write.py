@@ -29,7 +29,12 @@ from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.understanding.pending_question import moves_on, offer_after, settle_moved_on
+from cogtree.knowledge.understanding.pending_question import (
+    instead_offer,
+    moves_on,
+    offer_after,
+    settle_moved_on,
+)
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
@@ -354,6 +359,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     def _offer(self, replied: str) -> None:
         """After an answer that found one thing to carry, offer to bring it (pending_question.py).
 
+        After a task that took any one of several things, the others wait as its options.
+
         Not while a question waits, nor after ``replied`` (the reply the turn gave) was added
         to when an earlier question was settled: one question at a time.
         """
@@ -371,11 +378,15 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         found = keys.read_optional(board, self.candidates_key, list) or []
         said = keys.read_optional(board, self.utterance_key, str) or ""
         things = [thing for thing in found if isinstance(thing, Candidate)]
-        offer = offer_after(self.domains.get(domain), intent.task, things, reply, said)
+        pack = self.domains.get(domain)
+        offer = offer_after(pack, intent.task, things, reply, said)
         if offer is not None:
             board.set(self.pending_key, offer)
             board.set(self.reply_key, f"{reply} {offer.question}")
             self._settled.append(f"offered {offer.task}")
+        elif (instead := instead_offer(pack, intent, things, said)) is not None:
+            board.set(self.pending_key, instead)  # the reply named the others already
+            self._settled.append(f"offered {instead.task} with another one instead")
 
     def _settle_pending(self) -> list[str]:
         """Settle the pending task after the turn (class docstring); notes on what happened."""
