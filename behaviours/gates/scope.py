@@ -350,7 +350,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         return self.matcher
 
     def _continued_domain(self, utterance: str) -> tuple[str, str, bool] | None:
-        """The pending question's domain and why when answered; sure: an option picked, a yes."""
+        """The pending question's domain and why when answered; sure: an offered option named."""
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         registry = self._registry()
         if pending is None or pending.domain not in registry:
@@ -362,7 +362,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return None
         frame = keys.read_request_frame(self.blackboard)
         if confirms(pending, utterance, frame):
-            return pack.name, f"confirms the pending {task.name} request", True
+            return pack.name, f"confirms the pending {task.name} request", False
         follow = continuation(pack, pending, utterance, self._lexicons.get(pack.name, {}), frame)
         if follow is None:
             return None

@@ -627,7 +627,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             doubts.append(f"names nothing the robot knows: {', '.join(unknown)}")
         fixed = "correction" in turn.schema.model_fields and bool(frame.slots.get("correction"))
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-        picking = frame.answers and pending is not None and not pending.confirm
+        picking = frame.answers and pending is not None and bool(pending.options)
         doubts += reversal_doubts(said, frame, turn.request, correction=fixed, picking=picking)
         return doubts
 

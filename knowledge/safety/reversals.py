@@ -6,9 +6,9 @@ without the model. :func:`reversal_doubts` finds them in what was said, and leav
 negations that do not turn the request around: one the pack's lexicon read into a slot ("don't
 like" as a relation), one after a reason ("... so I don't forget"), one in a statement beside
 the request ("it's not clean, wipe the table"), any in a correction the pack reads itself, and
-those of a remark that leaves the choice to the robot ("I don't mind which"). In an answer
-that picks among the robot's own options a hedge that only gives a view ("the grey one I
-think") is no doubt either; in a yes to a question that asked to confirm it is.
+those of a remark that leaves the choice to the robot ("I don't mind which"). In an answer to
+a question that offered options a hedge that only gives a view ("the grey one I think") is
+no doubt either; to an open question, or one that asked to confirm, it is.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def reversal_doubts(
     ``frame``: the intent its slots came from; ``request``: the turn's parse (its context
     clauses are the statements beside the request); ``correction``: the frame says the
     request corrects an earlier one, whose negation the pack reads; ``picking``: the turn
-    answers the robot's question which one or where (not one asking to confirm).
+    answers a question of the robot's that offered options to pick from.
     """
     text = without_choice_left(said)  # "I don't mind which": no "no"
     text = without_opinion(text) if picking else text  # "the grey one I think"

@@ -85,8 +85,8 @@ def _emptied(index: SceneIndex, candidate: Candidate, asked: str) -> bool:
     node = index.node(candidate.id)
     if node is None or EMPTY not in node.flags:
         return False
-    held = held_by_name(_label(index, candidate.id)).split()
-    return candidate.by_content or bool(held and held[-1] in asked.lower().split())
+    held, said = held_by_name(_label(index, candidate.id)).split(), asked.lower().split()
+    return candidate.by_content or bool(held and said and held[-1] == said[-1])  # not "bottles"
 
 
 STATE_WORDS: Mapping[str, tuple[str, bool]] = {

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cogtree.knowledge.language.closing_tags import as_read
@@ -352,7 +352,7 @@ def continuation(
         return Continuation(task.name, filled, answered, f"fills {', '.join(answered)}")
     picked = picked_option(utterance, pending) if given == "request" else None
     if picked is not None and picked[0] in missing:  # "..., so the raincoat I suppose"
-        return _picked(task, picked)
+        return replace(_picked(task, picked), picked=False)  # a request naming it, no answer
     words = [token.text for token in tokenize(said)]
     text = " ".join(words)
     if not words or len(words) > SHORT_ANSWER_WORDS or _dismissal(text):

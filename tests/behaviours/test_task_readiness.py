@@ -744,13 +744,20 @@ def test_an_answer_picking_an_option_with_a_view_hedged_proceeds(
     assert llm.calls == [] and gate.status == Status.SUCCESS, why(blackboard)
 
 
-def test_a_view_hedged_yes_to_a_safety_question_is_no_explicit_yes(blackboard, make_llm, domains):
-    said = "yes I think"
-    frame = picked(blackboard, said, confirm=["may be unsafe: 'kill'"])
+def test_a_view_hedged_answer_to_an_open_question_still_asks(blackboard, make_llm, domains):
+    """The reviewer's: with no options offered ("What shall I bring you?") a hedge is a doubt."""
+    said = "the blue bottle I think"
+    frame = picked(blackboard, said, confirm=[])
+    blackboard.set(
+        "/session/pending",
+        blackboard.get("/session/pending").model_copy(
+            update={"options": {}, "question": "What shall I bring you?"}
+        ),
+    )
     resolved = {"object": scene("object", "blue bottle", "bottle_blue")}
     gate, _ = run_gate(blackboard, make_llm, domains, said, frame, resolved)
     assert gate.status == Status.FAILURE
-    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/control") == "Clarify", why(blackboard)
 
 
 @pytest.mark.parametrize("said", ["maybe the blue bottle", "the blue bottle, or not"])

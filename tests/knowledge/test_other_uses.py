@@ -131,6 +131,8 @@ SHED = f"""{PREFIXES}
 :brush a cog:Object ; rdfs:label "hairbrush" ; cog:objectType cog:Brush ; cog:on :counter .
 :plaster a cog:Object ; rdfs:label "plasters" ; cog:objectType cog:Bandage ; cog:on :counter .
 :box a cog:Object ; rdfs:label "toy box" ; cog:objectType cog:Box ; cog:on :counter .
+:bleach a cog:Object ; rdfs:label "bottle of bleach" ; cog:objectType cog:Bottle ;
+    cog:on :counter .
 """
 
 
@@ -165,9 +167,16 @@ def test_a_purpose_no_use_matches_finds_the_thing_whose_definition_shares_its_wo
         "something to tie my hair back with",  # a brush "has hairs": what it is, no use
         "something to protect the cut with",  # the plasters are a medicine: never guessed
         "something to drink",  # no tool: what the thing is
+        "something to drink now",  # the reviewer's: "storing drinks" was the bleach's bottle
     ],
 )
 def test_words_a_definition_says_of_what_a_thing_is_find_nothing(
     shed: SceneGraph, said: str
 ) -> None:
     assert found(shed, said) == []
+
+
+def test_a_listed_use_stays_when_definitions_tie(shed: SceneGraph) -> None:
+    """The reviewer's: "keep the food warm" shares a word with a blanket's, a spoon's and a
+    tray's definitions alike; the listed use of "keep" (containers) is not overruled."""
+    assert "blanket" not in [thing for thing, _ in found(shed, "something to keep the food warm")]

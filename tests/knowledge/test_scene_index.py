@@ -131,5 +131,6 @@ def test_a_vessel_found_by_what_it_held_that_is_empty_holds_none_of_it() -> None
         )
         assert things_of_a_kind(scene.index, "juice")["have_answer"].startswith("Yes: ")
         assert things_of_a_kind(scene.index, "cartons")["count"] == "2"  # a carton still
+        assert things_of_a_kind(scene.index, "milk carton")["count"] == "1"  # the reviewer's
     finally:
         scene.close()

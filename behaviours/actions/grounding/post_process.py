@@ -160,7 +160,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         self._candidates: dict[int, list[Candidate]] = {}
         self._sequence: IntentFrame | None = None
         self._pack_of_turn: DomainPack | None = None
-        self._said, self._things = list[str](), list[str]()  # utterances; what the request names
+        self._said: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
         """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
@@ -253,7 +253,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         pack = self._pack(frame)
         if frame is None or frame.task is None or pack is None:
             return
-        self._said, self._things = list(frame.said), _things_named(frame)
+        self._said = list(frame.said)
         if frame.sequence:
             known = {task.name for task in pack.tasks}
             if any(step.task not in known for step in frame.steps):
@@ -283,7 +283,9 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             info = schema_fields.get(slot)
             numeric = info is not None and is_number(info.annotation)
             slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
-            others = [item for item in self._things if item not in _items(value)]
+            others = [
+                item for name, other in said.items() if name != slot for item in _items(other)
+            ]
             self._start(pack, task, slot, slots[slot], step, others)
         return slots
 
@@ -304,7 +306,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     ) -> None:
         """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups.
 
-        ``others``: what the request's other slots hold ("a glass of water to Grandad").
+        ``others``: what the task's other slots hold ("a towel on the ledge": not the towel's).
         """
         spec = task.slots.get(slot)
         items = _items(value)
@@ -437,7 +439,9 @@ def _narrowed(
 @lru_cache(maxsize=1)
 def _ruled_types(rules: HazardRules) -> frozenset[str] | None:
     """What the hazard rules quote: the types they name (None while they cannot be read)."""
-    return None if rules.unreadable else named_in_rules(rule.query for rule in rules.rules)
+    if rules.unreadable:
+        return None
+    return named_in_rules(rule.query for rule in rules.rules)
 
 
 def _for_speaker(task: TaskSpec, slot: str) -> bool:
@@ -456,12 +460,6 @@ def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:
         resolution.unresolved or (resolution.ambiguous and name not in many)
         for name, resolution in step.resolved.items()
     )
-
-
-def _things_named(frame: IntentFrame) -> list[str]:
-    """What every slot of the request holds, of each of its steps ("a towel on the ledge")."""
-    slots = [step.slots for step in frame.steps] or [frame.slots]
-    return [item for said in slots for value in said.values() for item in _items(value)]
 
 
 def _items(value: SlotValue) -> list[str]:

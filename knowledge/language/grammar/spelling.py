@@ -19,9 +19,10 @@ typed, so "its", "were", "ill" and "cant" keep their own sense.
 A slip of one key in a verb of the grammar ("swich the lamp on", "brign me", "fecth"): a word
 of four letters or more that no dictionary knows nor the grammar, in lower case, one edit
 (a letter left out, added, changed, or two swapped) from exactly one of the grammar's
-verbs of the robot's capabilities (or the first word of one: "switch" of "switch on") that
-starts with the same letter, is read as that verb (:func:`with_verbs_mended`). A capitalised
-word inside a sentence is a name and stays.
+verbs of the robot's capabilities (or the first word of a phrasal one: "switch" of "switch
+on") that starts with the same letter, is read as that verb (:func:`with_verbs_mended`): only
+in lower case, where a verb stands (opening a clause, or after "you", "please", "and"...),
+and never as a verb that throws a thing away. "Trish wants her glasses" keeps its name.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Final
 
 from rapidfuzz.distance import OSA
 
-from cogtree.knowledge.language.grammar.words import WORDS_FILE, request_words
+from cogtree.knowledge.language.grammar.words import PARTICLES, WORDS_FILE, request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -121,26 +122,48 @@ ACTIONS: Final = "actions"
 
 def with_verbs_mended(text: str) -> str:
     """``text`` with each one-key slip in a verb of the grammar written as the verb (module)."""
-    return re.sub(r"(?<!['\w])[A-Za-z][a-z]+(?![\w'])", _mended, text)
+    return re.sub(r"(?<!['\w])[a-z]+(?![\w'])", _mended, text)
 
 
 def _mended(match: re.Match[str]) -> str:
-    word, lemmas, before = match.group(0), shipped_lemmas(), match.string[: match.start()]
-    opens = not before.strip() or before.rstrip().endswith((".", "!", "?", ";", ":"))
-    lower = word.lower()
-    if (word != lower and not opens) or len(word) < MENDED_LENGTH or lower in known_words():
-        return word  # a capitalised word inside a sentence is a name ("Biscuit")
-    if lemmas is None or any(lemmas.lemma_of(lower, part) for part in PARTS_OF_SPEECH):
+    word, lemmas = match.group(0), shipped_lemmas()
+    if len(word) < MENDED_LENGTH or word in known_words() or lemmas is None:
         return word
-    near = [verb for verb in _verbs(lower[0]) if OSA.distance(lower, verb, score_cutoff=1) <= 1]
-    if len(near) != 1:
+    before = _WORD.findall(match.string[: match.start()].lower())[-1:]
+    clause = not before or re.search(r"[,.;:!?]\s*$", match.string[: match.start()])
+    after = re.match(r"\s+([a-z]+)", match.string[match.end() :].lower())
+    if not (clause or before[0] in VERB_BEFORE) or after is None or _says_does(after[1]):
+        return word  # a verb opens its clause and takes words ("tess, bring", "nuka wants")
+    if any(lemmas.lemma_of(word, part) for part in PARTS_OF_SPEECH):
         return word
-    return near[0].capitalize() if word != lower else near[0]
+    near = [verb for verb in _verbs(word[0]) if OSA.distance(word, verb, score_cutoff=1) <= 1]
+    return near[0] if len(near) == 1 else word
+
+
+def _says_does(word: str) -> bool:
+    """Whether ``word`` is a verb said of someone ("wants", "says"): what comes before is a name."""
+    lemmas = shipped_lemmas()
+    verb = lemmas.lemma_of(word, "verb") if lemmas is not None else None
+    return verb is not None and verb != word and word.endswith("s")
+
+
+VERB_BEFORE: Final = frozenset(["you", "please", "and", "then", "to", "pls", "ya"])
+"""Words a verb follows inside its clause ("can you brign me", "please fecth", "and tunr")."""
+
+NOT_MENDED: Final = frozenset(["dispose"])
+"""Capabilities no slip is read as: a thing thrown away cannot be taken back ("tash" is a
+name more often than "trash")."""
 
 
 @functools.cache
 def _verbs(first: str) -> tuple[str, ...]:
-    """The words the grammar's verbs of the robot's capabilities open with, from ``first``."""
+    """The robot's verbs (a phrasal one's first word) from ``first``, none :data:`NOT_MENDED`."""
     verbs = request_words().verbs
-    opening = {key[0] for key, (kind, _) in verbs.items() if kind == ACTIONS}
+    opening = {
+        key[0]
+        for key, (kind, capability) in verbs.items()
+        if kind == ACTIONS
+        and capability not in NOT_MENDED
+        and (len(key) == 1 or (len(key) == 2 and key[1] in PARTICLES))
+    }
     return tuple(sorted(verb for verb in opening if verb.startswith(first)))

@@ -21,13 +21,15 @@ The use said matches with its particle ("sweep up") or without it ("sweep"). A u
 without "with" ("something to eat", "something to drink") names what the thing is, not a
 tool, and is never read so.
 
-When no use verb of a definition matches either, the whole purpose as said is held against
-the definitions (:func:`described_uses`): "something to water the toms with" shares "water"
-with a watering can's ("... used to sprinkle water over plants"), "something to keep these
-pages together" shares "together" with a stapler's, "something to keep me warm" "warm" with
-a blanket's. Of the made things the belief holds (the same limits as above), those whose
-definition shares the most words of the purpose (as lemmas; :data:`NO_USE_VERBS` and words
-that name nothing, :data:`SAYS_NOTHING`, not counted), when one word at least.
+When no use verb of a definition matches either, the whole purpose of a tool ("... with") or
+of a verb that says little alone, with what follows it ("keep me warm"), is held against the
+definitions (:func:`described_uses`; never "something to drink now": what the thing is).
+"something to water the toms with" shares "water" with a watering can's ("... used to
+sprinkle water over plants"), "something to keep these pages together" shares "together"
+with a stapler's, "something to keep me warm" "warm" with a blanket's. Of the made things
+the belief holds (the same limits as above), those whose definition shares the most words of
+the purpose (as lemmas; :data:`NO_USE_VERBS` and words that name nothing,
+:data:`SAYS_NOTHING`, not counted), when one word at least.
 """
 
 from __future__ import annotations
@@ -155,8 +157,9 @@ def described_uses(
     As (kind, how); [] when no definition shares a word of it (module docstring).
     """
     content = [word for word in purpose if word not in SAYS_NOTHING]
-    if not content or (len(content) < 2 and purpose[-1:] != ("with",)):
-        return []  # "something to drink": what the thing is, no tool's use (module docstring)
+    tool = purpose[-1:] == ("with",)  # "something to water the toms with"
+    if not content or not (tool or (content[0] in NO_USE_VERBS and len(content) > 1)):
+        return []  # "something to drink (now)": what the thing is, no tool's use or a result
     verb, rest = _lemmas(content[0]), _lemmas_of(content[1:])
     taxonomy = household_taxonomy()
     shared = {}
@@ -188,7 +191,7 @@ def _defined_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
             break
         words = []
     verbs = words[:1]
-    while len(words) > len(verbs) + 1 and words[len(verbs) * 2 - 1] in ("or", "and"):
+    while len(words) > len(verbs) * 2 and words[len(verbs) * 2 - 1] in ("or", "and"):
         verbs.append(words[len(verbs) * 2])  # "stir or serve or take"
     return _lemmas_of(verbs), _lemmas_of(words[len(verbs) * 2 - 1 :] if verbs else [])
 

@@ -34,7 +34,14 @@ from cogtree.knowledge.scene.referents.description import (
     Phrase,
     split_negation,
 )
-from cogtree.knowledge.scene.referents.other_uses import DEFINED, DESCRIBED, kinds_for, says_little
+from cogtree.knowledge.scene.referents.kept import harmless, kept_in
+from cogtree.knowledge.scene.referents.other_uses import (
+    DEFINED,
+    DESCRIBED,
+    LIVING,
+    kinds_for,
+    says_little,
+)
 from cogtree.knowledge.scene.referents.preferences import (
     BY_KIND,
     HOW_BIG,
@@ -50,13 +57,13 @@ from cogtree.knowledge.scene.taxonomy import (
     FOOD,
     HELD,
     content_values,
-    household_taxonomy,
     is_drink,
     referred_to_by_content,
     serves_drinks,
 )
 from cogtree.knowledge.wording import held_by_name
 from cogtree.knowledge.wordnet.lemmas import SIZES, shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 
 def resolve_referent(
@@ -417,6 +424,8 @@ def _term_matches(
     if (found and not little) or term not in (use, *purpose[:1]):
         return found
     uses = kinds_for(vocabulary, term, use, purpose, partial(_present, index))
+    if little and found and len(uses) > 1:
+        return found  # "keep the food warm": no one definition says it better than the list
     return [way for way in _use_ways(index, uses, says_itself) if _bound(way[2])] or found
 
 
@@ -429,7 +438,8 @@ def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set
     are served or kept in (:func:`serves_drinks`), not the things of ``drink``'s own types.
     """
     vocabulary = index.vocabulary
-    if not (is_drink(vocabulary, drink) or FOOD in vocabulary.kinds.get(drink, ())):
+    food = FOOD in vocabulary.kinds.get(drink, ()) and not _alive_first(drink, vocabulary)
+    if not (is_drink(vocabulary, drink) or food):
         return set()
     kinds = vocabulary.narrower.get(drink, {drink})
     words = sorted(_words_naming(vocabulary, kinds))
@@ -445,6 +455,14 @@ def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set
     }
 
 
+def _alive_first(kind: str, vocabulary: Vocabulary) -> bool:
+    """Whether a word for food ``kind`` names a living being first ("a bowl of fish": a pet)."""
+    nouns = shipped_nouns()
+    words = _words_naming(vocabulary, [kind])
+    senses = [nouns.senses(word)[:1] for word in words] if nouns is not None else []
+    return any(nouns.synset(s[0]).lexname in LIVING for s in senses if s and nouns is not None)
+
+
 def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
     """The ways things match as of kinds ``uses`` names (a use, a quality, a state).
 
@@ -452,42 +470,14 @@ def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: P
     """
     vocabulary, ways = index.vocabulary, list[Way]()
     for kind, how in uses:  # a definition's kinds come each on its own (other_uses)
-        kinds = {kind} if how == DEFINED else vocabulary.narrower.get(kind, {kind})
+        guessed = how in (DEFINED, DESCRIBED)  # a definition's kind alone, nothing that harms
+        kinds = {kind} if guessed else vocabulary.narrower.get(kind, {kind})
         nodes: AbstractSet[str] = _Nodes(index.members("by_type", kinds), says_itself)
-        if how == "kept":  # what is in them (_kept_in): cost the fridges' contents
-            nodes = _Nodes([union(_kept_in(index, place) for place in nodes)], says_itself)
+        nodes = _Nodes([harmless(index, nodes)]) if guessed else nodes
+        if how == "kept":  # what is in them (:func:`~.kept.kept_in`): cost the fridges' contents
+            nodes = _Nodes([union(kept_in(index, place) for place in nodes)], says_itself)
         ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     return ways
-
-
-NOT_KEPT: Final = frozenset(
-    ["medicine", "chemical", "sharp", "heat_source", "heatSource", "electrical"]
-)
-"""Flags (the taxonomy's, or the belief's own: ``heatSource``) of things never told by where
-they are kept: "something cold" is no insulin, whether the belief flags it or its type does."""
-
-
-def _kept_in(index: SceneIndex, place: str) -> set[str]:
-    """The typed objects inside ``place`` at any depth (on a shelf in the fridge, not on it).
-
-    What is placed "in" it, and everything within those. Not those whose own or whose types'
-    flags are :data:`NOT_KEPT` (a wrong guess harms), nor an object of no type (what it is is
-    not known).
-    """
-    taxonomy = household_taxonomy()
-    inside = {
-        thing
-        for thing in index.within(place)
-        if (node := index.node(thing)) is not None and ("in", place) in node.placements
-    }
-    return {
-        thing
-        for thing in index.among_classes(union([inside, *map(index.within, inside)]), ["Object"])
-        if (node := index.node(thing)) is not None
-        and node.types
-        and not NOT_KEPT.intersection(node.flags)
-        and not any(NOT_KEPT & taxonomy.properties(kind).flags for kind in node.types)
-    }
 
 
 def _present(index: SceneIndex, kind: str) -> bool:
