@@ -12,6 +12,7 @@ from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.knowledge.scene.scene_questions import describe, things_of_a_kind
+from tests.knowledge.scenes import SCENE_PREFIXES
 
 NOW = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -107,11 +108,9 @@ def test_a_scene_question_that_finds_nothing_says_so_once() -> None:
     )
 
 
-EMPTIED = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
+EMPTIED = (
+    SCENE_PREFIXES
+    + """
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
 :carton a cog:Object ; rdfs:label "carton of milk" ; cog:objectType cog:Carton ;
@@ -119,6 +118,7 @@ EMPTIED = """
 :juice a cog:Object ; rdfs:label "carton of orange juice" ; cog:objectType cog:Carton ;
     cog:in :fridge .
 """
+)
 
 
 def test_a_vessel_found_by_what_it_held_that_is_empty_holds_none_of_it() -> None:
