@@ -150,20 +150,21 @@ def _says_does(word: str) -> bool:
 VERB_BEFORE: Final = frozenset(["you", "please", "and", "then", "to", "pls", "ya"])
 """Words a verb follows inside its clause ("can you brign me", "please fecth", "and tunr")."""
 
-NOT_MENDED: Final = frozenset(["dispose"])
-"""Capabilities no slip is read as: a thing thrown away cannot be taken back ("tash" is a
-name more often than "trash")."""
+THROWING_AWAY: Final = ("bin",)
+"""A verb whose capability no slip is read as, nor any verb of it: a thing thrown away cannot
+be taken back ("tash" is a name more often than "trash")."""
 
 
 @functools.cache
 def _verbs(first: str) -> tuple[str, ...]:
-    """The robot's verbs (a phrasal one's first word) from ``first``, none :data:`NOT_MENDED`."""
+    """The robot's verbs (a phrasal one's first word) from ``first``; none :data:`THROWING_AWAY`."""
     verbs = request_words().verbs
+    thrown = verbs[THROWING_AWAY][1]
     opening = {
         key[0]
         for key, (kind, capability) in verbs.items()
         if kind == ACTIONS
-        and capability not in NOT_MENDED
+        and capability != thrown
         and (len(key) == 1 or (len(key) == 2 and key[1] in PARTICLES))
     }
     return tuple(sorted(verb for verb in opening if verb.startswith(first)))
