@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
-from cogtree.knowledge.language.grammar.words import request_words, says_no
+from cogtree.knowledge.language.grammar.words import ACTIONS, request_words, says_no
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
 
 BRING = "bring"
@@ -30,9 +30,6 @@ HAVING = "have"
 
 FIND = "find"
 """The capability of finding a thing ("find me something to put them in")."""
-
-ACTIONS = "actions"
-"""The grammar's kind of a verb that names one of the robot's capabilities."""
 
 SPEAKER_SUBJECT = "i"
 """The speaker as a clause's subject ("some fruit I could eat": the speaker would have it)."""

@@ -33,7 +33,7 @@ from typing import Final
 
 from rapidfuzz.distance import OSA
 
-from cogtree.knowledge.language.grammar.words import PARTICLES, WORDS_FILE, request_words
+from cogtree.knowledge.language.grammar.words import ACTIONS, PARTICLES, WORDS_FILE, request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -115,9 +115,6 @@ def _apostrophe(match: re.Match[str]) -> str:
 
 MENDED_LENGTH: Final = 4
 """The shortest word read as a slip in a verb: shorter ones are one edit from too many."""
-
-ACTIONS: Final = "actions"
-"""The grammar's kind of a verb that names one of the robot's capabilities."""
 
 
 def with_verbs_mended(text: str) -> str:

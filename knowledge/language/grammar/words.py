@@ -34,6 +34,9 @@ PARTICLES: Final = frozenset(
 )
 """Words that may finish a phrasal verb after its object ("throw the can away")."""
 
+ACTIONS: Final = "actions"
+"""The kind of a verb that names one of the robot's capabilities (the other: unsupported)."""
+
 
 class WordsError(ValueError):
     """The grammar's word file is broken; the message names the entry and the fix."""

@@ -41,11 +41,11 @@ def kept_in(index: SceneIndex, place: str) -> set[str]:
         for thing in index.within(place)
         if (node := index.node(thing)) is not None and ("in", place) in node.placements
     }
+    within = index.among_classes(union([inside, *map(index.within, inside)]), ["Object"])
     return {
         thing
-        for thing in index.among_classes(union([inside, *map(index.within, inside)]), ["Object"])
+        for thing in harmless(index, within)
         if (node := index.node(thing)) is not None
         and node.types
-        and not NOT_KEPT.intersection(node.flags)
         and not any(NOT_KEPT & taxonomy.properties(kind).flags for kind in node.types)
     }
