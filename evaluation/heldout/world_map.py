@@ -22,7 +22,9 @@ other **without adding knowledge to the robot**:
   belief takes them from the type, or does not know them.
 - **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
   ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot``, ``alive: true`` -> the
-  ``animal`` flag (a living thing is seen to be one; not a plant), ``contents`` -> ``empty`` or
+  ``animal`` flag (a living thing is seen to be one; not a plant; also a thing whose
+  ``contents`` name a person of the world or a living being, recorded as an approximation: a
+  car seat holding a sleeping baby), ``contents`` -> ``empty`` or
   a liquid (objects; with no ``contents`` said, the liquid the kind names: a "milk carton"
   holds milk, recorded as an approximation), ``owner`` -> an owner who is a person of the
   world, ``held_by`` -> held by that person, ``colour`` -> an object's colour (as seen).
@@ -67,6 +69,7 @@ from typing import Any
 from cogtree.evaluation.heldout.cases import Case, Step, Thing
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
 from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
 
 UNKNOWN_TYPE = "UnclassifiedThing"
@@ -111,6 +114,21 @@ COLD_WORDS = ("cold", "frozen", "chilled")
 def _liquid_word(text: str) -> str | None:
     """The first of :data:`LIQUID_WORDS` said in ``text`` as a word, else None."""
     return next((w for w in LIQUID_WORDS if re.search(rf"\b{w}\b", text)), None)
+
+
+def _names_a_being(text: str, names: set[str]) -> bool:
+    """Whether ``text`` names a person of the world or a living being ("baby Arlo asleep").
+
+    A word first of all a person or an animal counts unless a noun follows it ("dog food").
+    """
+    if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names if name):
+        return True
+    nouns = shipped_nouns()
+    words = re.findall(r"[a-z]+", text)
+    return nouns is not None and any(
+        nouns.first_in(word, BEINGS) and not nouns.senses(after)
+        for word, after in zip(words, [*words[1:], ""], strict=True)
+    )
 
 
 class MappingError(ValueError):
@@ -180,6 +198,7 @@ class _Builder:
         }
         self.rooms = list(case.world.rooms)
         self.people = {person.id for person in case.world.people}
+        self.names = {person.name.lower() for person in case.world.people if person.name}
         self.lost: list[str] = []
         self.approx: list[str] = []
         self.unmapped: list[str] = []
@@ -319,6 +338,11 @@ class _Builder:
             if not household_taxonomy().is_a(kind, "Plant"):
                 flags.add("animal")
             state.pop("alive")
+        contents = state.get("contents")
+        if isinstance(contents, str) and _names_a_being(contents.lower(), self.names):
+            flags.add("animal")  # a baby in a car seat, a hamster in a box: seen in it
+            self.approx.append(f"things.{thing.id}: holds {contents}; flagged as a living being")
+            state.pop("contents")
         owner = state.pop("owner", None)
         if owner in self.people:
             spec["owner"] = owner

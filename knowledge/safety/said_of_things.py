@@ -29,6 +29,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import singular, verb_bases
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
 """Words before a thing's name in a subject ("that bottle", "our hob")."""
@@ -274,13 +275,27 @@ CLAUSE_ENDS = re.compile(
 before "it is" or "they are" said with no comma ("bring me the pan it is still hot")."""
 
 
+def _is_before(match: re.Match[str]) -> str:
+    """The "'s" of ``match`` as "is" before a word that follows "is" ("the pan's hot").
+
+    A noun that only ends as a verb's "-ing" form does ("nan's ring", "dad's string" stay).
+    """
+    after, lemmas = match.group(2), shipped_lemmas()
+    verb = None
+    if after.endswith("ing"):  # with no dictionary, every such word is taken for a verb's
+        verb = lemmas.lemma_of(after, "verb") if lemmas is not None else after.removesuffix("ing")
+    if re.fullmatch(_AFTER_IS, after) or verb not in (None, after):
+        return f"{match.group(1)} is "
+    return match.group(0)
+
+
 def _clauses(utterances: Iterable[str]) -> list[str]:
     clauses = []
     for utterance in utterances:
         text = utterance.lower().replace("\u2019", "'")
         text = re.sub(r"\b(it|that|this|what|there)'s\b", r"\1 is", text)
         text = re.sub(r"\bthey're\b", "they are", text)
-        text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b|\w+ing\b)", r"\1 is ", text)
+        text = re.sub(r"(\w)'s\s+(?=(\w+))", _is_before, text)
         text = text.replace("can't", "can not").replace("won't", "will not")
         text = re.sub(r"(\w)n't\b", r"\1 not", text)
         for part in CLAUSE_ENDS.split(text):

@@ -49,7 +49,7 @@ from functools import lru_cache
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import contents_said, states_said
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import join_at
+from cogtree.knowledge.wording import join_at, singular
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
@@ -148,6 +148,10 @@ class SafetyProperties:
     material_unknown: bool
     """Whether nothing the robot holds (material, label, id, type) says what it is made of:
     possibly hazardous. What the user said does not make it known."""
+    material_typical: bool = False
+    """Whether only its types' typical material says what it is made of (a ring of no seen
+    material is taken to be metal): enough for a rule that fears the typical material, never
+    for one that needs it to be that material."""
     liquids_named: tuple[str, ...] = ()
     """The liquids its names say a vessel made for liquids holds: "my cup of tea" (tea), "a
     thermos of soup" (soup). Until its contents are seen: an observation of them wins."""
@@ -214,6 +218,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
         kinds=frozenset(kinds),
         materials=known | materials_.read_all(descriptions.said),
         material_unknown=not known,
+        material_typical=bool(known) and not named,
         liquids_named=_liquids_named(seen, vessel=HOLDS_LIQUID in kinds),
     )
 
@@ -383,7 +388,8 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
     with their categories, as words (``PeanutButter``: "peanut", "butter"), with the names
     the taxonomy gives those types (a flapjack is an "oat bar"). A type whose synonyms list
     its members ("oat milk", "soya milk" of plant milk) gives none of them to a thing whose
-    names already say which member it is: the oat milk is no soya milk.
+    names already say which member it is: the oat milk is no soya milk. Each word comes
+    with its singular ("dentures": "denture").
     """
     taxonomy = household_taxonomy()
     texts = [*described.seen_names, *described.said, liquid or ""]
@@ -393,4 +399,5 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
         synonyms = taxonomy.synonyms(kind)
         member = any(re.search(rf"\b{re.escape(name.lower())}\b", seen) for name in synonyms)
         texts += [taxonomy.label(kind), *([] if member else synonyms)]
-    return {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}
+    words = {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}
+    return words | {singular(word) for word in words}  # "dentures": a denture too

@@ -56,6 +56,12 @@ HYPONYM_POINTERS: Final = frozenset({b"~", b"~i"})
 
 PEOPLE: Final = "noun.person"
 """WordNet's lexicographer file of people (a father, a nurse, a guest)."""
+ANIMALS: Final = "noun.animal"
+"""WordNet's lexicographer file of animals ("fish" is first one)."""
+BEINGS: Final = frozenset([PEOPLE, ANIMALS])
+"""The lexicographer files of who is never a thing to carry about: people and animals."""
+LIVING: Final = BEINGS | {"noun.plant"}
+"""The lexicographer files of living beings, plants included."""
 
 
 @dataclass(frozen=True)
@@ -213,6 +219,11 @@ class NounDatabase:
         senses = self.senses(lemma)
         first = self.synset(senses[0]) if senses else None
         return first is not None and first.lexname == lexname and self._under(first, kinds)
+
+    def first_in(self, lemma: str, lexnames: frozenset[str]) -> bool:
+        """Whether ``lemma``'s most frequent sense is in one of ``lexnames`` ("dog": an animal)."""
+        senses = self.senses(lemma)
+        return bool(senses) and self.synset(senses[0]).lexname in lexnames
 
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.

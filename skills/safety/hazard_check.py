@@ -20,7 +20,8 @@ The step's graph (prefix ``haz:``):
   (:mod:`knowledge.safety.thing_properties`, the union): ``haz:type`` also for each type its
   label or id names, ``haz:flag`` (each hazard flag), ``haz:material`` (each material class:
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
-  its types' typical material: a fork of no known material is metal) or ``haz:materialUnknown``,
+  its types' typical material: a fork of no known material is metal, and then
+  ``haz:materialTypical``) or ``haz:materialUnknown``,
   ``haz:typeUnknown`` (no type the taxonomy knows), ``haz:sealed`` (an object that is closed)
   or ``haz:openUnknown``, ``haz:hot``, ``haz:powered``,
   ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
@@ -289,6 +290,8 @@ class _Facts:
             self.add(node, "material", Literal(material))
         if found.material_unknown:
             self.add(node, "materialUnknown", _TRUE)
+        if found.material_typical:
+            self.add(node, "materialTypical", _TRUE)
         if not found.types:
             self.add(node, "typeUnknown", _TRUE)
         if thing.owner is not None:

@@ -143,6 +143,22 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     assert not any(lost.startswith("people.") for lost in mapping.lost)
 
 
+@pytest.mark.parametrize(
+    ("contents", "alive"),
+    [("Al asleep", True), ("a hamster", True), ("baby asleep", True), ("dog food", False)],
+)
+def test_contents_that_name_a_living_being_are_seen_as_one(contents: str, alive: bool) -> None:
+    case = _case()
+    things = case.world.model_dump()["things"]
+    things[1]["state"] = {"contents": contents}
+    al = {"id": "al", "name": "Al", "age_group": "toddler"}
+    people = [*case.world.model_dump()["people"], al]
+    world = {**case.world.model_dump(), "things": things, "people": people}
+    mapping = case_scenario(_case(world=world))
+    assert ("animal" in mapping.scenario.world.objects["cup_a"].flags) is alive
+    assert any("living being" in note for note in mapping.approximations) is alive
+
+
 def test_common_state_words_read_as_the_keys_the_translation_knows() -> None:
     case = _case()
     things = case.world.model_dump()["things"]

@@ -45,6 +45,14 @@ def test_a_negation_or_a_possessive_says_nothing_of_a_thing() -> None:
     assert said_of_things(["Put the spray in Leo's cup"], NAMES) == {}
 
 
+def test_a_possessive_before_a_noun_ending_in_ing_is_no_is() -> None:
+    # "nan's ring" is nan's ring, never "nan is ring ... in the silver dip"
+    names = {"ring_1": ["ring"], "dip_2": ["silver dip"]}
+    assert said_of_things(["Pop nan's ring in the silver dip"], names) == {}
+    # a verb's "-ing" form after "'s" is still "is": the kettle is boiling
+    assert states_said(said_of_things(["the hob's burning"], NAMES)["hob_1"]) == {"hot"}
+
+
 def test_what_a_thing_is_said_to_have_done_counts_when_it_is_a_state() -> None:
     """Checked to fail before: only "X is Y" was read, so a kettle that sparked was fine."""
     said = said_of_things(["the hob sparked and tripped the fuse this morning"], NAMES)

@@ -26,7 +26,6 @@ from cogtree.knowledge.language.grammar.clause import (
 )
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.statements import where_it_is
-from cogtree.knowledge.language.grammar.vague_places import LIVING
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
 from cogtree.knowledge.wording import (
     ARTICLES,
@@ -38,7 +37,7 @@ from cogtree.knowledge.wording import (
     looks_plural,
 )
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
+from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
 """Relative pronouns that are also determiners or question words: they need a clause after."""
@@ -253,8 +252,7 @@ def _someone(word: str) -> bool:
     """Whether ``word`` (or its singular) is first of all a person or an animal ("kids")."""
     nouns, lemmas = shipped_nouns(), shipped_lemmas()
     base = (lemmas.lemma_of(word, "noun") if lemmas else None) or word
-    files = nouns.files(base) if nouns else ()
-    return bool(files) and files[0] in LIVING
+    return nouns is not None and nouns.first_in(base, BEINGS)
 
 
 def _says_when(clause: Clause) -> bool:

@@ -18,16 +18,12 @@ from cogtree.knowledge.language.grammar.words import Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import POSSESSIVES
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import ARTEFACTS, PEOPLE, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ANIMALS, ARTEFACTS, BEINGS, shipped_nouns
 
 LOCATION: Final = "noun.location"
 """The English dictionary's file of places: a noun first in it names a place ("a spot")."""
 THINGS: Final = frozenset([ARTEFACTS, "noun.food", "noun.plant", "noun.object", "noun.substance"])
 """The dictionary's files of things that can be put somewhere (made things, food, plants)."""
-ANIMALS: Final = "noun.animal"
-"""The dictionary's file of animals ("fish" is first one)."""
-LIVING: Final = frozenset([PEOPLE, ANIMALS])
-"""The dictionary's files of who is never put somewhere."""
 
 
 def place_follows(clause: Clause) -> bool:
@@ -117,7 +113,7 @@ def _portable(phrase: ObjectPhrase) -> bool:
     owned = phrase.determiner in POSSESSIVES and ANIMALS in frequent
     if (kind := taxonomy.type_named(head)) is not None and not owned:
         return not taxonomy.alive(kind)
-    return bool(frequent) and frequent[0] in THINGS and not LIVING.intersection(frequent)
+    return bool(frequent) and frequent[0] in THINGS and not BEINGS.intersection(frequent)
 
 
 def where_it_goes(objects: Sequence[ObjectPhrase], lexicon: Words) -> str:

@@ -43,7 +43,7 @@ from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS
 from cogtree.knowledge.scene.scene_index import Vocabulary
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import ARTEFACTS, Synset, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, LIVING, Synset, shipped_nouns
 
 DEFINED: Final = "defined use"
 """How a thing matched a use its definition names."""
@@ -54,9 +54,6 @@ NO_USE_VERBS: Final = frozenset(
      "contain", "carry", "support"]
 )  # fmt: skip
 """Verbs a definition uses that say too little of what the thing is for ("used to hold")."""
-
-LIVING: Final = frozenset(["noun.animal", "noun.person", "noun.plant"])
-"""Lexicographer files of living beings: a word first one of them is read as no made thing."""
 
 _USE: Final = re.compile(
     r"\b(?:(?:used (?:to|for)|to|can be) ([a-z]+)|for ([a-z]+ing))((?:(?:,| or| and) [a-z]+)*)"
@@ -234,6 +231,6 @@ def _made_sense(label: str) -> Synset | None:
     """
     nouns = shipped_nouns()
     senses = nouns.senses(label) if nouns is not None else ()
-    if nouns is None or not senses or nouns.synset(senses[0]).lexname in LIVING:
+    if nouns is None or not senses or nouns.first_in(label, LIVING):
         return None
     return next((s for s in map(nouns.synset, senses) if s.lexname == ARTEFACTS), None)

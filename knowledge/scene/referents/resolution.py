@@ -38,7 +38,6 @@ from cogtree.knowledge.scene.referents.kept import harmless, kept_in
 from cogtree.knowledge.scene.referents.other_uses import (
     DEFINED,
     DESCRIBED,
-    LIVING,
     kinds_for,
     says_little,
 )
@@ -63,7 +62,7 @@ from cogtree.knowledge.scene.taxonomy import (
 )
 from cogtree.knowledge.wording import held_by_name
 from cogtree.knowledge.wordnet.lemmas import SIZES, shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
+from cogtree.knowledge.wordnet.nouns import LIVING, shipped_nouns
 
 
 def resolve_referent(
@@ -458,9 +457,9 @@ def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set
 def _alive_first(kind: str, vocabulary: Vocabulary) -> bool:
     """Whether a word for food ``kind`` names a living being first ("a bowl of fish": a pet)."""
     nouns = shipped_nouns()
-    words = _words_naming(vocabulary, [kind])
-    senses = [nouns.senses(word)[:1] for word in words] if nouns is not None else []
-    return any(nouns.synset(s[0]).lexname in LIVING for s in senses if s and nouns is not None)
+    return nouns is not None and any(
+        nouns.first_in(word, LIVING) for word in _words_naming(vocabulary, [kind])
+    )
 
 
 def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
