@@ -5,7 +5,8 @@ matcher read may be the opposite of what was meant, so the readiness gate does n
 without the model. :func:`reversal_doubts` finds them in what was said, and leaves out the
 negations that do not turn the request around: one the pack's lexicon read into a slot ("don't
 like" as a relation), one after a reason ("... so I don't forget"), one in a statement beside
-the request ("it's not clean, wipe the table"), any in a correction the pack reads itself, and
+the request ("it's not clean, wipe the table"), one that only rules a thing out ("with the blue
+cloth, not the dishcloth"), any in a correction the pack reads itself, and
 those of a remark that leaves the choice to the robot ("I don't mind which"). In an answer to
 a question that offered options a hedge that only gives a view ("the grey one I think") is
 no doubt either; to an open question, or one that asked to confirm, it is.
@@ -33,6 +34,15 @@ ORDER_NEGATION: Final = re.compile(
     r"(not|never|no longer|don'?t|do not|stop|cancel)\b", re.IGNORECASE
 )
 """Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
+
+CONTRAST: Final = re.compile(
+    r"(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bwas )(?<!'s )(?<!'m )(?<!'re )(?<!\bdo )(?<!\bdid )"
+    r"not\s+(?:the|my|your|his|her|our|their|that|this|those|these)\s+\S[^,.;!?]*$",
+    re.IGNORECASE,
+)
+"""A "not" that only sets another thing aside, up to its clause's end ("with the blue cloth, not
+the dishcloth"): it says which, and turns nothing around. Never after "is" ("it's not the one")
+or "do"."""
 
 REASON: Final = re.compile(
     r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE
@@ -66,10 +76,22 @@ def reversal_doubts(
         if pattern is NEGATION:
             if correction:
                 continue
-            found = [word for word in found if not _inside_a_slot(word, frame)]
+            found = [
+                match.group(0)
+                for match in matches
+                if not _rules_out(text, match) and not _inside_a_slot(match.group(0), frame)
+            ]
         if found:
             doubts.append(f"{what}: {found[0]!r}")
     return doubts
+
+
+def _rules_out(text: str, negation: re.Match[str]) -> bool:
+    """Whether ``negation`` only sets another thing aside at a clause's end (:data:`CONTRAST`)."""
+    ends = (text.find(mark, negation.end()) for mark in ",.;!?")
+    end = min((at for at in ends if at >= 0), default=len(text))
+    after = bool(text[: negation.start()].strip(" ,"))  # "not the hob, the table" corrects
+    return after and CONTRAST.match(text, negation.start(), end) is not None
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

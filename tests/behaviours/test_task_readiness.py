@@ -697,7 +697,10 @@ def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_
         ("Bring me the dusting cloth, don't bring the duster.", "Clarify"),  # an order
         # the negation says why, after the request
         ("Bring me the dusting cloth so I don't have to get up.", "Proceed"),
-        ("Bring me the dusting cloth, not the duster, so I can dust.", "Clarify"),
+        ("Bring me the dusting cloth, not now, so I can dust.", "Clarify"),
+        # a "not" that only sets another thing aside says which one (Clarify before)
+        ("Bring me the dusting cloth, not the duster, so I can dust.", "Proceed"),
+        ("Bring me the dusting cloth not the duster", "Proceed"),
     ],
 )
 def test_a_negation_that_describes_it_does_not_stop_the_fast_path(
