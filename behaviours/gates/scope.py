@@ -20,8 +20,9 @@ from pydantic import Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import lexicon_book, optional_handle, require_handle
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.question_form import asks_the_robot
-from cogtree.knowledge.language.request_frame import RequestFrame, skill_actions
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -55,7 +56,7 @@ from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
-ROBOT_ACTIONS = skill_actions(get_args(RobotSkill))
+ROBOT_ACTIONS = request_words().actions_with(get_args(RobotSkill))
 """The capabilities the skill library covers: a request for one is in a physical pack's scope."""
 
 PROMPT_EXAMPLES = 3

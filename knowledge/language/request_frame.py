@@ -158,17 +158,6 @@ class RequestFrame:
         return [phrase for step in self.steps for phrase in step.phrases()]
 
 
-def names_destination(step: Step) -> bool:
-    """Whether the step's verb also names where its object goes ("microwave the tray")."""
-    return step.verb in request_words().place_verbs.get(step.action, frozenset())
-
-
-def skill_actions(available: Iterable[str]) -> frozenset[str]:
-    """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
-    have = frozenset(available)
-    return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
-
-
 def parse_request(text: str) -> RequestFrame:
     """The frame of ``text`` (see the module docstring); never raises for any text."""
     return _parse(str(text)[:MAX_PARSE_CHARS])
@@ -183,7 +172,7 @@ def _parse(text: str) -> RequestFrame:
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     before = ""  # what the clause before said, when it went to the context
     for clause in clauses:
-        step = replace(_read_clause(clause, lexicon, bare_want=bare), bare=bare)
+        step = _done_to(replace(_read_clause(clause, lexicon, bare_want=bare), bare=bare), steps)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
         if step.purpose and not step.objects and context and context[-1] == before:
@@ -205,6 +194,17 @@ def _parse(text: str) -> RequestFrame:
         context += [step.text for step in steps if step.statement]
         steps = [step for step in steps if not step.statement]
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
+
+
+def _done_to(step: Step, before: Sequence[Step]) -> Step:
+    """``step`` read for "it", the thing the step before named ("get the pan and scrub it")."""
+    lexicon, verb = request_words(), tuple(step.verb.split())
+    if not before or verb not in lexicon.shared_verbs or not all(p.pronoun for p in step.objects):
+        return step
+    kind, key = lexicon.reading(step.verb, lexicon.verbs[verb], before[-1].wanted)
+    if kind == "actions":
+        return replace(step, action=key, unsupported="", missing_skill="")
+    return replace(step, action="", unsupported=key, missing_skill=lexicon.says.get(key, ""))
 
 
 def _bare_want(clause: Sequence[Word], lexicon: Words) -> bool:
@@ -531,7 +531,7 @@ class _StepState:
     told_where: bool = False  # the user said where the thing is ("... it's by the bed")
 
     def step(self, lexicon: Words) -> Step:
-        kind, key = self.kind
+        kind, key = lexicon.reading(self.verb, self.kind, self.objects)
         return Step(
             text=self.text,
             verb=self.verb,

@@ -31,7 +31,10 @@ class UnsupportedSkill(BaseModel):
 
     ``handles``: the hazard flags of what doing it works with (``sharp`` for a blade,
     ``heat_source`` for a hob); a person the hazard rules protect from such things is not
-    asked to do it instead (:mod:`~skills.planning.delegation`).
+    asked to do it instead (:mod:`~skills.planning.delegation`). ``acts_on``: what it is done
+    to, as types of the household taxonomy (with every type under them) or words ("floor"),
+    for a verb that also names one of the robot's capabilities: "mop the floor" asks for this
+    skill, "mop up the spill on the table" for wiping.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -40,6 +43,7 @@ class UnsupportedSkill(BaseModel):
     verbs: tuple[str, ...] = Field(min_length=1)
     say: str = Field(min_length=1)
     handles: tuple[str, ...] = ()
+    acts_on: tuple[str, ...] = ()
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names this skill (one of its verbs, as whole words)."""

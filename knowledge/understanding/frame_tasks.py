@@ -47,7 +47,6 @@ from cogtree.knowledge.language.pronouns import (
 from cogtree.knowledge.language.request_frame import (
     RequestFrame,
     Step,
-    names_destination,
 )
 from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
@@ -348,7 +347,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if preposition is None:
                 return None
             slots[relation_slot] = preposition
-    if step.landmark is None and destination and names_destination(step):
+    if (
+        step.landmark is None
+        and destination
+        and request_words().names_destination(step.verb, step.action)
+    ):
         value = _said(utterance, step.verb)
         if value is not None:
             slots[destination] = value  # "microwave the tray": in the microwave

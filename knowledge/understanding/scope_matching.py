@@ -378,8 +378,8 @@ def frame_signal(
 
     Only packs with a physical task count: a knowledge pack's scope is its examples'. An
     action connects when a task of the pack serves it or the robot's skill library covers
-    it (``robot_actions``, :func:`~knowledge.language.request_frame.skill_actions`); a thing the
-    belief holds connects only through a pack's scene-built lexicons.
+    it (``robot_actions``, :meth:`~knowledge.language.grammar.words.Words.actions_with`); a
+    thing the belief holds connects only through a pack's scene-built lexicons.
     """
     if frame.missing_skills:  # about the robot's physical work: the physical packs answer
         skills = tuple(frame.missing_skills)

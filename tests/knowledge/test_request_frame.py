@@ -265,6 +265,25 @@ def test_a_particle_after_the_object_finishes_the_phrasal_verb() -> None:
     assert out.action == "bring" and out.source is not None and out.source.text == "the oven"
 
 
+@pytest.mark.parametrize(
+    ("text", "action", "missing"),
+    [
+        ("mop the hall floor", "", "sweep, mop or vacuum floors"),  # what mopping is done to
+        ("mop up that puddle on the desk", "wipe", ""),  # anything else is wiped
+        ("could you mop it up", "wipe", ""),
+        ("scrub the saucepans", "", "wash up"),  # cookware: washing up
+        ("scrub the worktop", "wipe", ""),
+        ("take the frying pan out and scrub it", "", "wash up"),  # "it": the pan
+        ("can you mop", "", "sweep, mop or vacuum floors"),  # no thing said: the missing skill
+    ],
+)
+def test_what_a_verb_is_done_to_decides_a_missing_skill_or_a_capability(
+    text: str, action: str, missing: str
+) -> None:
+    step = parse_request(text).steps[-1]
+    assert (step.action, step.missing_skill) == (action, missing)
+
+
 def test_a_missing_skill_is_named() -> None:
     frame = parse_request("could you chop the carrots")
     assert frame.missing_skills == ["cut things"] and not frame.actions

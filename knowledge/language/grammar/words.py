@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import yaml
 
+from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
-from cogtree.knowledge.wording import LIGHT_VERBS
+from cogtree.knowledge.wording import LIGHT_VERBS, singular
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -51,6 +52,9 @@ class Words:
     """The word lists, as phrase tables (tuples of words -> value)."""
 
     verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
+    # a verb of a missing skill that names a capability too -> (the capability, what the
+    # missing skill is done to): "mop" -> ("wipe", ("floor", "Rug", ...))
+    shared_verbs: Mapping[tuple[str, ...], tuple[str, tuple[str, ...]]]
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
     place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
@@ -113,6 +117,29 @@ class Words:
         """One-word adverbials and tags: they say how to do it ("quickly", "quick"), never what."""
         said = (*self.adverbials, *self.comma_tags)
         return frozenset(phrase[0] for phrase in said if len(phrase) == 1)
+
+    def reading(
+        self, verb: str, kind: tuple[str, str], objects: Sequence[ObjectPhrase]
+    ) -> tuple[str, str]:
+        """The (kind, key) of ``verb`` done to ``objects``: a missing skill's only for its things.
+
+        "mop the kitchen floor" asks for the missing skill; "mop it up", "mop the table" for
+        the capability the verb names too (wipe). With no object, the missing skill.
+        """
+        shared = self.shared_verbs.get(tuple(verb.split())) if kind[0] != ACTIONS else None
+        said = [phrase for phrase in objects if not phrase.negated]
+        if shared is None or not said or any(_done_to(phrase, shared[1]) for phrase in said):
+            return kind
+        return ACTIONS, shared[0]
+
+    def names_destination(self, verb: str, action: str) -> bool:
+        """Whether ``verb`` also names where the thing ``action`` moves goes ("microwave")."""
+        return verb in self.place_verbs.get(action, frozenset())
+
+    def actions_with(self, available: Iterable[str]) -> frozenset[str]:
+        """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
+        have = frozenset(available)
+        return frozenset(action for action, needs in self.skills.items() if needs <= have)
 
     def only_looks(self, action: str) -> bool:
         """Whether ``action`` only looks (find, how many, is there): it changes nothing."""
@@ -205,7 +232,7 @@ def request_words() -> Words:
                     acts_on_source.add(str(key))
             else:
                 says[str(key)] = str(entry.get("says") or key)
-    _add_catalogue(verbs, says)
+    shared_verbs = _add_catalogue(verbs, says)
     prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
     relations = data.get("relations")
     if not isinstance(relations, dict):
@@ -250,6 +277,7 @@ def request_words() -> Words:
 
     return Words(
         verbs=verbs,
+        shared_verbs=shared_verbs,
         says=says,
         tasks=tasks,
         place_verbs=place_verbs,
@@ -338,17 +366,36 @@ def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]
     return {str(word).lower(): str(action) for word, action in results.items()}
 
 
-def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
+def _add_catalogue(
+    verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]
+) -> dict[tuple[str, ...], tuple[str, tuple[str, ...]]]:
     """Put the skill catalogue's unsupported skills over the grammar's own.
 
     The catalogue is :func:`~knowledge.language.unsupported_skills.unsupported_skills` (its
-    ValueError names the file when it cannot be read).
+    ValueError names the file when it cannot be read). Returns the verbs it took from a
+    capability, for a skill that says what it is done to: verb -> (capability, acts_on).
     """
+    shared = {}
     for skill in unsupported_skills():
         name = f"catalogue:{skill.name}"
         for verb in skill.verbs:
-            verbs[_phrase(verb)] = ("unsupported", name)
+            phrase = _phrase(verb)
+            kind, key = verbs.get(phrase, ("", ""))
+            if kind == ACTIONS and skill.acts_on:
+                shared[phrase] = (key, skill.acts_on)
+            verbs[phrase] = ("unsupported", name)
         says[name] = skill.missing
+    return shared
+
+
+def _done_to(phrase: ObjectPhrase, acts_on: tuple[str, ...]) -> bool:
+    """Whether ``phrase`` names a thing of ``acts_on`` (a word of it, or a type above its own)."""
+    taxonomy = household_taxonomy()
+    words = {*phrase.modifiers, phrase.head, singular(phrase.head)}
+    kind = taxonomy.type_named(phrase.text) or taxonomy.type_named(phrase.head)
+    return bool(words & set(acts_on)) or (
+        kind is not None and any(kind == name or taxonomy.is_a(kind, name) for name in acts_on)
+    )
 
 
 def says_no(text: str) -> bool:
