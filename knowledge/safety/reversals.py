@@ -79,15 +79,23 @@ def reversal_doubts(
             found = [
                 match.group(0)
                 for match in matches
-                if not _rules_out(text, match) and not _inside_a_slot(match.group(0), frame)
+                if not _rules_out(text, match, request)
+                and not _inside_a_slot(match.group(0), frame)
             ]
         if found:
             doubts.append(f"{what}: {found[0]!r}")
     return doubts
 
 
-def _rules_out(text: str, negation: re.Match[str]) -> bool:
-    """Whether ``negation`` only sets another thing aside at a clause's end (:data:`CONTRAST`)."""
+def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> bool:
+    """Whether ``negation`` only sets another thing aside at a clause's end (:data:`CONTRAST`).
+
+    Only in a request whose every step the parse read as an action done to something it
+    wants: "compost, not the trash" wants nothing, and what it rules out would be lost.
+    """
+    steps = request.steps
+    if not steps or not all((step.action or step.unsupported) and step.wanted for step in steps):
+        return False
     ends = (text.find(mark, negation.end()) for mark in ",.;!?")
     end = min((at for at in ends if at >= 0), default=len(text))
     after = bool(text[: negation.start()].strip(" ,"))  # "not the hob, the table" corrects

@@ -701,6 +701,8 @@ def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_
         # a "not" that only sets another thing aside says which one (Clarify before)
         ("Bring me the dusting cloth, not the duster, so I can dust.", "Proceed"),
         ("Bring me the dusting cloth not the duster", "Proceed"),
+        # ... unless a step wants nothing but sets a thing aside: what it rules out is lost
+        ("Bring me the dusting cloth? compost, not the duster", "Clarify"),
     ],
 )
 def test_a_negation_that_describes_it_does_not_stop_the_fast_path(
