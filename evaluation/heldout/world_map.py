@@ -119,14 +119,17 @@ def _liquid_word(text: str) -> str | None:
 def _names_a_being(text: str, names: set[str]) -> bool:
     """Whether ``text`` names a person of the world or a living being ("baby Arlo asleep").
 
-    A word first of all a person or an animal counts unless a noun follows it ("dog food").
+    A word first of all a person or an animal counts unless a noun follows it ("dog food") or
+    it names a food too ("lamb", "chicken": a stew's).
     """
     if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names if name):
         return True
     nouns = shipped_nouns()
     words = re.findall(r"[a-z]+", text)
     return nouns is not None and any(
-        nouns.first_in(word, BEINGS) and not nouns.senses(after)
+        nouns.first_in(word, BEINGS)
+        and not nouns.has_sense_in(word, "noun.food")
+        and not nouns.senses(after)
         for word, after in zip(words, [*words[1:], ""], strict=True)
     )
 
