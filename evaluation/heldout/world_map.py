@@ -69,6 +69,7 @@ from typing import Any
 from cogtree.evaluation.heldout.cases import Case, Step, Thing
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import singular
 from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
 from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
 
@@ -119,17 +120,17 @@ def _liquid_word(text: str) -> str | None:
 def _names_a_being(text: str, names: set[str]) -> bool:
     """Whether ``text`` names a person of the world or a living being ("baby Arlo asleep").
 
-    A word first of all a person or an animal counts unless a noun follows it ("dog food") or
-    it names a food too ("lamb", "chicken": a stew's).
+    A word first of all a person or an animal counts unless a noun follows it ("dog food",
+    "adult tablets"), it names a food too ("lamb", "chicken": a stew's) or it is an owner's.
     """
     if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names if name):
         return True
     nouns = shipped_nouns()
-    words = re.findall(r"[a-z]+", text)
+    words = re.findall(r"[a-z]+(?:[-'][a-z]+)*", text)  # "dog's", "anti-inflammatory": whole
     return nouns is not None and any(
         nouns.first_in(word, BEINGS)
         and not nouns.has_sense_in(word, "noun.food")
-        and not nouns.senses(after)
+        and not (nouns.senses(after) or nouns.senses(singular(after)))
         for word, after in zip(words, [*words[1:], ""], strict=True)
     )
 

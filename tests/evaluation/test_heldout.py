@@ -151,6 +151,8 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
         ("baby asleep", True),
         ("dog food", False),
         ("lamb and barley stew", False),  # a food, though a lamb is first an animal
+        ("500mg adult tablets", False),  # an adult's tablets
+        ("the dog's tablets", False),
     ],
 )
 def test_contents_that_name_a_living_being_are_seen_as_one(contents: str, alive: bool) -> None:
