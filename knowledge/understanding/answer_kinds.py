@@ -48,6 +48,7 @@ from cogtree.knowledge.language.grammar.indifference import (
     how_to_choose,
     indifferent_words,
     phrases_in,
+    without_opinion,
 )
 from cogtree.knowledge.language.grammar.words import request_words, says_no
 from cogtree.knowledge.language.request_frame import RequestFrame
@@ -110,11 +111,29 @@ def answer_text(frame: RequestFrame) -> str:
     "Tom. My husband" answers "Tom", "the bedroom one, I'm still reading" "the bedroom one":
     what follows the answer tells more about it and asks for nothing (it would be a step).
     With no step the parse's first clause is the answer without its closing words ("yeah,
-    cheers" answers "yeah").
+    cheers" answers "yeah"). An interjection or address before a comma ("Oh, the windowsill")
+    and a hedge that only gives a view ("the windowsill I think") are no part of it.
     """
-    if not frame.steps and frame.context:
-        return frame.context[0]
-    return frame.text
+    said = [clause for clause in frame.context if not _only_asides(clause)]
+    text = said[0] if not frame.steps and said else frame.text
+    return without_opinion(_without_opener(text)).strip(" ,")
+
+
+def _asides() -> frozenset[str]:
+    """Words that say nothing in an answer: interjections a request opens with, an address."""
+    lexicon = request_words()
+    return lexicon.address | {opener[0] for opener in lexicon.openers if len(opener) == 1}
+
+
+def _only_asides(clause: str) -> bool:
+    """Whether ``clause`` is only interjections or forms of address ("Oh", "oh, love")."""
+    return set(re.findall(r"[\w']+", clause.lower())) <= _asides()
+
+
+def _without_opener(text: str) -> str:
+    """``text`` without a word a request opens with, or an address, before a comma ("Oh, ...")."""
+    opened = re.match(r"\s*([\w']+)\s*,\s*(\S.*)$", text, re.DOTALL)
+    return opened.group(2) if opened and opened.group(1).lower() in _asides() else text
 
 
 def answer_kind(frame: RequestFrame) -> AnswerKind:
@@ -134,6 +153,8 @@ def answer_kind(frame: RequestFrame) -> AnswerKind:
     wanted = step.wanted
     if len(wanted) == 1 and wanted[0].person:
         return "person"
+    if step.bare and len(wanted) == 1 and _names_furniture(wanted[0].text):
+        return "place"  # "the windowsill": a place to put things, as "freezer" is
     if all(phrase.quantity and phrase.head == phrase.quantity for phrase in wanted) and wanted:
         return "amount"
     return "thing"

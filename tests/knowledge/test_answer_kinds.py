@@ -37,6 +37,7 @@ from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
         ("the kitchen", "thing"),
         ("the dresser, I think", "place"),  # furniture: where a thing goes
         ("freezer", "place"),
+        ("the bookcase", "place"),  # a noun phrase alone that names furniture
         ("the vase", "thing"),
         ("Anna", "person"),
         ("Mr Okafor", "person"),
@@ -102,6 +103,10 @@ def test_an_answer_fits_a_question_of_its_kind(
         ("the green one. The other one leaks", "the green one"),
         ("the green one", "the green one"),
         ("the green one, and bring a towel", "the green one, and bring a towel"),  # a step
+        # an interjection or an address, and a view that only hedges, are no part of it
+        ("Oh, the green one", "the green one"),
+        ("the green one I think", "the green one"),
+        ("Ah, I don't mind, hon.", "I don't mind, hon."),
     ],
 )
 def test_the_answer_is_the_first_clause_when_more_only_tells_about_it(
