@@ -12,11 +12,9 @@ there is more to it than that step: more steps come after it ("slice the melon w
 knife, then put it in the bowl"), or it makes something the scene does not hold out of things
 it does ("make me a cheese sandwich": the cheese). The things that the first missing step
 naming any works on and with, those the scene holds, are brought to the speaker so a person
-can do the step; the reply says what was left, and who could be asked to do it. So are the
-things of a missing step done for someone ("fry me an egg", "cut up an orange for Mia"): they
-are set out for that person. A request for the missing skill alone, on things the scene holds,
-for nobody named ("dice the courgette", "fry the mushrooms in the skillet"), is refused,
-naming the skill.
+can do the step; the reply says what was left, and who could be asked to do it. A request
+for the missing skill alone, on things the scene holds ("dice the courgette", "fry the
+mushrooms in the skillet"), is refused, naming the skill.
 
 Nothing is done when a step before the missing one powers or heats something (its capability
 needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own, it would
@@ -98,7 +96,7 @@ def gathering(frame: RequestFrame, named: Names) -> Step | None:
     if _first_missing(frame) != 0:
         return None
     found = [_worked_on(step, named) for step in frame.steps if step.unsupported]
-    if len(frame.steps) == 1 and not found[0][1] and _for_whom(frame) is None:
+    if len(frame.steps) == 1 and not found[0][1]:
         return None
     things = next((tuple(kept) for kept in (_movable(said) for said, _ in found) if kept), ())
     if not things:

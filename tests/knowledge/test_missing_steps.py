@@ -67,15 +67,6 @@ def test_a_request_for_the_missing_skill_alone_is_still_refused() -> None:
         assert doable_part(frame, _holds("courgette", "mushrooms", "skillet")).steps == (), said
 
 
-def test_a_missing_skill_asked_for_someone_has_its_things_set_out_for_them() -> None:
-    # the missing step is done for someone: its things are brought to them (the person the
-    # request names, here the speaker), and who can do the step is asked
-    frame = parse_request("fry me the salmon fillet")
-    step = gathering(frame, _holds("salmon fillet"))
-    assert step is not None and [phrase.text for phrase in step.objects] == ["the salmon fillet"]
-    assert step.recipient is not None and step.recipient.person == SPEAKER  # "me"
-
-
 def test_nothing_is_gathered_when_a_step_before_the_missing_one_powers_something() -> None:
     frame = parse_request("turn on the hob, then stir the gravy and pour it in the jug")
     assert frame.missing_skills
@@ -109,7 +100,7 @@ def test_a_thing_to_make_has_what_its_name_says_it_is_made_of_set_out_for_the_sp
     frame = parse_request("make me a cheese toastie")
     step = gathering(frame, _holds("cheese", "bread"))
     assert step is not None and [phrase.text for phrase in step.objects] == ["cheese"]
-    assert step.recipient is not None and step.recipient.person == SPEAKER  # "me"
+    assert step.recipient is not None and step.recipient.person == SPEAKER
     assert doable_part(frame, _holds("cheese")).steps == (step,)
     assert left_undone(frame) == frame.steps  # the making is still said to be left
 
