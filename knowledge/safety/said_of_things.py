@@ -409,7 +409,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     one of which is a word of damage (:data:`DAMAGE_STATES`); anything else a thing did is
     not kept. With no subject naming a thing, a clause with such a word is about the thing
     its place phrase names ("there's water dripping round the light", "smoke came out of the
-    toaster"), else, when it points back ("one of the legs has a crack up it"), about
+    toaster"), else, when it points back ("one of the legs has a crack up it") or its subject
+    is a part that names nothing known ("don't use the lamp, the plug sparks"), about
     ``last``, the thing named before. A clause that says no says nothing.
     """
     words = clause.split()
@@ -438,7 +439,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     if placed is not None:
         return placed, clause
     pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
-    return (last, predicate) if pointed and last is not None else None
+    part = re.match(r"(?:the|its)\s+[a-z]+\s", clause) is not None  # "the plug sparks": of it
+    return (last, predicate) if (pointed or part) and last is not None else None
 
 
 def _subject(words: str) -> str:

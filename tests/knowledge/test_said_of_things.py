@@ -45,6 +45,14 @@ def test_a_negation_or_a_possessive_says_nothing_of_a_thing() -> None:
     assert said_of_things(["Put the spray in Leo's cup"], NAMES) == {}
 
 
+def test_damage_said_of_a_part_named_alone_is_said_of_the_thing_named_before() -> None:
+    # "the plug" names nothing known: a part of the lamp the clause before named
+    names = {"lamp_1": ["bedside lamp", "lamp"], "hob_1": ["hob"]}
+    said = said_of_things(["Don't use the bedside lamp, the plug sparks, get it fixed"], names)
+    assert states_said(said["lamp_1"]) == {"faulty"}
+    assert said_of_things(["the plug sparks"], names) == {}  # nothing named before
+
+
 def test_a_possessive_before_a_noun_ending_in_ing_is_no_is() -> None:
     # "nan's ring" is nan's ring, never "nan is ring ... in the silver dip"
     names = {"ring_1": ["ring"], "dip_2": ["silver dip"]}
