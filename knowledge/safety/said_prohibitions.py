@@ -10,7 +10,10 @@ phrases of what must not reach them, from clauses of these forms:
 - "don't give ... <thing> to <person>";
 - "keep <thing> away from <person>" and "keep <person> away from <thing>";
 - "<person> isn't / mustn't / shouldn't / can't be allowed, have, touch, use or hold <thing>"
-  and "<person> is not allowed <thing>".
+  and "<person> is not allowed <thing>";
+- to the robot itself (:data:`ROBOT`): "don't use, touch, move, light, open or switch on
+  <thing>", "don't switch <thing> on", "leave <thing> alone" ("don't use the bedside lamp,
+  the plug sparks"): a later request to use it is asked about.
 
 A person is named by their id's words or any of their names ("Mia", "Mia and Tom", "the
 baby", "the kids": every person one of whose names the plural's singular is). Words after the
@@ -54,6 +57,16 @@ _FORMS: Final = (
     ),
 )
 """The clause forms of a prohibition (module docstring), lower case, apostrophes straight."""
+ROBOT: Final = "robot"
+"""Whom a prohibition said to the robot keeps a thing from ("don't use the lamp")."""
+_USE: Final = r"(?:use|touch|move|light|run|start|open|switch on|turn on|plug in)"
+_FORMS_TO_ROBOT: Final = (
+    re.compile(rf"^{_NOT} {_USE} (?P<thing>.+)$"),
+    re.compile(rf"^{_NOT} (?:switch|turn|plug) (?P<thing>.+?) (?:on|in)$"),
+    re.compile(r"^leave (?P<thing>.+?) alone$"),
+)
+"""The clause forms of what the robot is told not to use ("don't use the bedside lamp",
+"don't switch the heater on", "leave the iron alone")."""
 _WORD: Final = re.compile(r"[a-z]+")
 _CLAUSE_END: Final = re.compile(r"[.!?;,]+|\s+(?:but|because|as|since)\s+|\s[-\u2013\u2014]+\s")
 _NOT_THE_THING: Final = re.compile(
@@ -91,6 +104,11 @@ def kept_from(
                     for person in whom:
                         kept.setdefault(person, []).append(thing)
                     break
+            else:
+                told = next(filter(None, (form.match(clause) for form in _FORMS_TO_ROBOT)), None)
+                thing = _NOT_THE_THING.sub("", told["thing"]).strip() if told else ""
+                if set(_WORD.findall(thing)) - _FILLER:  # "don't touch that": names nothing
+                    kept.setdefault(ROBOT, []).append(thing)
     return {person: tuple(dict.fromkeys(phrases)) for person, phrases in kept.items()}
 
 
@@ -103,7 +121,8 @@ def only_prohibits(text: str) -> bool:
     said = text.lower().replace("\u2019", "'")
     clauses = [clause.strip() for clause in _CLAUSE_END.split(said) if clause.strip()]
     clauses = [clause for clause in clauses if _NOT_THE_THING.sub("", f" {clause}").strip()]
-    return bool(clauses) and all(any(form.match(c) for form in _FORMS) for c in clauses)
+    forms = (*_FORMS, *_FORMS_TO_ROBOT)
+    return bool(clauses) and all(any(form.match(c) for form in forms) for c in clauses)
 
 
 def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:
@@ -124,7 +143,9 @@ def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:
     return sorted(found)
 
 
-def falls_under(phrase: str, words: Iterable[str], types: Collection[str]) -> bool:
+def falls_under(
+    phrase: str, words: Iterable[str], types: Collection[str], *, whole: bool = False
+) -> bool:
     """Whether a thing is what ``phrase`` names, by its ``words`` or its ``types``.
 
     ``words``: everything the robot calls it or knows it is (its names, its types' labels,
@@ -132,7 +153,8 @@ def falls_under(phrase: str, words: Iterable[str], types: Collection[str]) -> bo
     "anything sharp" a knife). The phrase's head (its last word that names something, or that
     word's dictionary lemma: "knives", a knife) is one of its words, or the phrase names a
     type the thing is (``types`` hold every category above its own). Only the head: "the blue
-    mug" is no blue bowl.
+    mug" is no blue bowl. ``whole``: every word of the phrase must be the thing's too, as for a
+    thing the robot itself is told not to use ("the reading lamp" is no floor lamp).
     """
     told = _WORD.findall(phrase.lower())
     said = [word for word in told if word not in _FILLER]
@@ -140,6 +162,8 @@ def falls_under(phrase: str, words: Iterable[str], types: Collection[str]) -> bo
         return bool(EVERYTHING & set(told))  # "anything": whatever it is
     own = {word for name in words for word in _WORD.findall(name.lower())}
     head = {said[-1], _lemma(said[-1])}
+    if whole and not all({word, _lemma(word)} & own for word in said[:-1]):
+        return False
     if own & head:
         return True
     taxonomy = household_taxonomy()

@@ -84,7 +84,7 @@ from cogtree.knowledge.safety.said_of_things import (
     quoted,
     states_said,
 )
-from cogtree.knowledge.safety.said_prohibitions import falls_under
+from cogtree.knowledge.safety.said_prohibitions import ROBOT, falls_under
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
     Descriptions,
@@ -301,10 +301,14 @@ class _Facts:
         labels = (taxonomy.label(name) for name in found.types if name in taxonomy.types)
         known_as = {*described.seen_names, *labels, *found.materials, *found.kinds}
         for person, phrases in self.heard.kept_from.items():
-            kept = [p for p in phrases if falls_under(p, known_as, found.types)]
-            if kept and person in self.belief.people:
+            whole = person == ROBOT  # what it was told not to use, not all of its kind
+            kept = [p for p in phrases if falls_under(p, known_as, found.types, whole=whole)]
+            if kept and person == ROBOT:
+                self.add(node, "notToUse", _TRUE)
+            elif kept and person in self.belief.people:
                 self.add(node, "keptFrom", _node(person))
                 self.describe(person)
+            if kept and person != ROBOT:  # "You told me not to use the lamp" says it all
                 said = tuple(f'"{phrase}"' for phrase in kept)
                 self.quotes[thing.id] = tuple(dict.fromkeys(self.quotes.get(thing.id, ()) + said))
         if thing.mass_kg is not None:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.said_prohibitions import falls_under, kept_from, only_prohibits
+from cogtree.knowledge.safety.said_prohibitions import (
+    ROBOT,
+    falls_under,
+    kept_from,
+    only_prohibits,
+)
 from cogtree.knowledge.scene.scene_index import age_group_names
 
 NAMES = {
@@ -55,6 +60,23 @@ def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
     assert kept_from([said], NAMES) == {}
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("don't use the bedside lamp, the plug sparks", ("the bedside lamp",)),
+        ("please don't switch the heater on", ("the heater",)),
+        ("leave the iron alone", ("the iron",)),
+        ("never touch my laptop", ("my laptop",)),
+        ("don't touch that", None),  # names no thing
+        ("don't put the mug in the sink", None),  # how to do a step, not a thing kept
+    ],
+)
+def test_what_the_robot_is_told_not_to_use_is_kept_from_it(
+    said: str, kept: tuple[str, ...] | None
+) -> None:
+    assert kept_from([said], NAMES).get(ROBOT) == kept
+
+
 def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
     assert falls_under("anything made of glass", ["tumbler", "glass"], set())  # its material
     assert falls_under("anything sharp", ["kitchen knife", "sharp"], set())  # a hazard flag
@@ -78,6 +100,7 @@ def test_anything_names_every_thing_and_nothing_else_does() -> None:
         ("don't give Leo the knife, give him the spoon", False),
         ("give Leo the spoon", False),
         ("don't give up", False),
+        ("don't use the bedside lamp", True),
     ],
 )
 def test_only_a_prohibition_is_acknowledged(said: str, only: bool) -> None:
