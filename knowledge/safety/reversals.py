@@ -37,11 +37,13 @@ ORDER_NEGATION: Final = re.compile(
 
 CONTRAST: Final = re.compile(
     r"(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bwas )(?<!'s )(?<!'m )(?<!'re )(?<!\bdo )(?<!\bdid )"
-    r"not\s+(?:the|my|your|his|her|our|their|that|this|those|these)\s+\S[^,.;!?]*$",
+    r"not\s+(?:(?:straight|just|directly|right)\s+)?(?:(?:on|onto|in|into|to|under|by|with)\s+)?"
+    r"(?:the|my|your|his|her|our|their|that|this|those|these)\s+\S[^,.;!?]*$",
     re.IGNORECASE,
 )
-"""A "not" that only sets another thing aside, up to its clause's end ("with the blue cloth, not
-the dishcloth"): it says which, and turns nothing around. Never after "is" ("it's not the one")
+"""A "not" that only sets another thing or place aside, up to its clause's end ("with the blue
+cloth, not the dishcloth", "on the coaster, not straight on the walnut"): it says which, and
+turns nothing around. Never after "is" ("it's not the one")
 or "do"."""
 
 REASON: Final = re.compile(
@@ -91,7 +93,8 @@ def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> boo
     """Whether ``negation`` only sets another thing aside at a clause's end (:data:`CONTRAST`).
 
     Only in a request whose every step the parse read as an action done to something it
-    wants: "compost, not the trash" wants nothing, and what it rules out would be lost.
+    wants, none of whose phrases is the thing set aside: "compost, not the trash" wants
+    nothing, and in "wipe it, not with the dishcloth" the dishcloth was read as the tool.
     """
     steps = request.steps
     if not steps or not all((step.action or step.unsupported) and step.wanted for step in steps):
@@ -99,7 +102,11 @@ def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> boo
     ends = (text.find(mark, negation.end()) for mark in ",.;!?")
     end = min((at for at in ends if at >= 0), default=len(text))
     after = bool(text[: negation.start()].strip(" ,"))  # "not the hob, the table" corrects
-    return after and CONTRAST.match(text, negation.start(), end) is not None
+    if not after or CONTRAST.match(text, negation.start(), end) is None:
+        return False
+    aside = text[negation.end() : end].lower()
+    taken = (p.text.lower() for step in steps for p in step.phrases() if not p.negated)
+    return not any(phrase and phrase in aside for phrase in taken)  # never read as wanted
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:
