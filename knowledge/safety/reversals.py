@@ -24,6 +24,8 @@ from cogtree.knowledge.language.grammar.indifference import (
 )
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.understanding.turn_state import IntentFrame
+from cogtree.knowledge.wording import singular
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 NEGATION: Final = re.compile(
     r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
@@ -93,8 +95,10 @@ def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> boo
     """Whether ``negation`` only sets another thing aside at a clause's end (:data:`CONTRAST`).
 
     Only in a request whose every step the parse read as an action done to something it
-    wants, none of whose phrases is the thing set aside: "compost, not the trash" wants
-    nothing, and in "wipe it, not with the dishcloth" the dishcloth was read as the tool.
+    wants: "compost, not the trash" wants nothing. The parse read the thing set aside as ruled
+    out; or took it as none of its phrases ("wipe it, not with the dishcloth" took the tool),
+    and it is no other of the kind wanted ("the pills, not my heart pills", "the metal one")
+    and no time ("put the kettle on, not this morning").
     """
     steps = request.steps
     if not steps or not all((step.action or step.unsupported) and step.wanted for step in steps):
@@ -105,8 +109,18 @@ def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> boo
     if not after or CONTRAST.match(text, negation.start(), end) is None:
         return False
     aside = text[negation.end() : end].lower()
-    taken = (p.text.lower() for step in steps for p in step.phrases() if not p.negated)
-    return not any(phrase and phrase in aside for phrase in taken)  # never read as wanted
+    head = singular((re.findall(r"[a-z]+", aside) or [""])[-1])
+    nouns = shipped_nouns()
+    if not head or nouns is None or nouns.has_sense_in(head, "noun.time"):
+        return False  # "put the kettle on, not this morning": not now
+    phrases = [phrase for step in steps for phrase in step.phrases()]
+    if any(p.negated and p.text.lower() in aside for p in phrases):
+        return True  # the parse read it as ruled out ("a biscuit, but not the ginger ones")
+    if any(p.text.lower() in aside for p in phrases if p.text):
+        return False  # read as wanted: "wipe it, not with the dishcloth" took the dishcloth
+    # another of what is wanted ("the pills, not my heart pills", "not the metal one") turns
+    # part of the request around
+    return head not in {"one", *(singular(p.head.lower()) for s in steps for p in s.wanted)}
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

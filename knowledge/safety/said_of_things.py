@@ -276,17 +276,11 @@ before "it is" or "they are" said with no comma ("bring me the pan it is still h
 
 
 def _is_before(match: re.Match[str]) -> str:
-    """The "'s" of ``match`` as "is" before a word that follows "is" ("the pan's hot").
-
-    A noun that only ends as a verb's "-ing" form does ("nan's ring", "dad's string" stay).
-    """
+    """The "'s" of ``match`` as "is" before a word "is" takes; not before a noun like "ring"."""
     after, lemmas = match.group(2), shipped_lemmas()
-    verb = None
-    if after.endswith("ing"):  # with no dictionary, every such word is taken for a verb's
-        verb = lemmas.lemma_of(after, "verb") if lemmas is not None else after.removesuffix("ing")
-    if re.fullmatch(_AFTER_IS, after) or verb not in (None, after):
-        return f"{match.group(1)} is "
-    return match.group(0)
+    verb = lemmas.lemma_of(after, "verb") if lemmas is not None else after[:-3]  # "-ing" form
+    ing = after.endswith("ing") and verb not in (None, after)
+    return f"{match.group(1)} is " if re.fullmatch(_AFTER_IS, after) or ing else match.group(0)
 
 
 def _clauses(utterances: Iterable[str]) -> list[str]:
@@ -410,8 +404,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     not kept. With no subject naming a thing, a clause with such a word is about the thing
     its place phrase names ("there's water dripping round the light", "smoke came out of the
     toaster"), else, when it points back ("one of the legs has a crack up it") or its subject
-    is a part that names nothing known ("don't use the lamp, the plug sparks"), about
-    ``last``, the thing named before. A clause that says no says nothing.
+    names no kind of thing ("the lamp, the plug sparks": a part of it; not "the dishwasher is
+    broken"), about ``last``, the thing named before. A clause that says no says nothing.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
@@ -439,8 +433,9 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     if placed is not None:
         return placed, clause
     pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
-    part = re.match(r"(?:the|its)\s+[a-z]+\s", clause) is not None  # "the plug sparks": of it
-    return (last, predicate) if (pointed or part) and last is not None else None
+    part = re.match(r"(?:the|its)\s+([a-z]+)\s", clause)  # "the plug sparks": a part of it
+    pointed = pointed or (part is not None and household_taxonomy().type_named(part[1]) is None)
+    return (last, predicate) if pointed and last is not None else None
 
 
 def _subject(words: str) -> str:

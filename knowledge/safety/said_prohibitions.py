@@ -11,9 +11,10 @@ phrases of what must not reach them, from clauses of these forms:
 - "keep <thing> away from <person>" and "keep <person> away from <thing>";
 - "<person> isn't / mustn't / shouldn't / can't be allowed, have, touch, use or hold <thing>"
   and "<person> is not allowed <thing>";
-- to the robot itself (:data:`ROBOT`): "don't use, touch, move, light, open or switch on
-  <thing>", "don't switch <thing> on", "leave <thing> alone" ("don't use the bedside lamp,
-  the plug sparks"): a later request to use it is asked about.
+- and, read apart (:func:`not_to_use`), what the robot itself is told not to use: "don't
+  use, touch, move, light, open or switch on <thing>", "don't switch <thing> on", "leave
+  <thing> alone" ("don't use the bedside lamp, the plug sparks"): a later request to use that
+  very thing is asked about.
 
 A person is named by their id's words or any of their names ("Mia", "Mia and Tom", "the
 baby", "the kids": every person one of whose names the plural's singular is). Words after the
@@ -57,8 +58,6 @@ _FORMS: Final = (
     ),
 )
 """The clause forms of a prohibition (module docstring), lower case, apostrophes straight."""
-ROBOT: Final = "robot"
-"""Whom a prohibition said to the robot keeps a thing from ("don't use the lamp")."""
 _USE: Final = r"(?:use|touch|move|light|run|start|open|switch on|turn on|plug in)"
 _FORMS_TO_ROBOT: Final = (
     re.compile(rf"^{_NOT} {_USE} (?P<thing>.+)$"),
@@ -67,6 +66,13 @@ _FORMS_TO_ROBOT: Final = (
 )
 """The clause forms of what the robot is told not to use ("don't use the bedside lamp",
 "don't switch the heater on", "leave the iron alone")."""
+_WHERE: Final = re.compile(
+    r"\s+(?:by|on|in|at|near|next to|beside|behind|under|over|upstairs|downstairs|outside|"
+    r"inside|from)\b.*$"
+)
+"""Where the thing is, after its name ("the lamp by the bed"): not the thing."""
+_POINTING: Final = frozenset({"it", "them", "one", "ones"})
+"""Words that stand for a thing named elsewhere: a prohibition of them names none alone."""
 _WORD: Final = re.compile(r"[a-z]+")
 _CLAUSE_END: Final = re.compile(r"[.!?;,]+|\s+(?:but|because|as|since)\s+|\s[-\u2013\u2014]+\s")
 _NOT_THE_THING: Final = re.compile(
@@ -95,7 +101,7 @@ def kept_from(
     kept: dict[str, list[str]] = {}
     for utterance in utterances:
         text = utterance.lower().replace("\u2019", "'")
-        for clause in (c.strip() for c in _CLAUSE_END.split(text) if c.strip()):
+        for clause in _clauses(text):
             for form in _FORMS:
                 match = form.match(clause)
                 whom = _people(_NOT_THE_THING.sub("", match["person"]), names) if match else []
@@ -104,12 +110,33 @@ def kept_from(
                     for person in whom:
                         kept.setdefault(person, []).append(thing)
                     break
-            else:
-                told = next(filter(None, (form.match(clause) for form in _FORMS_TO_ROBOT)), None)
-                thing = _NOT_THE_THING.sub("", told["thing"]).strip() if told else ""
-                if set(_WORD.findall(thing)) - _FILLER:  # "don't touch that": names nothing
-                    kept.setdefault(ROBOT, []).append(thing)
     return {person: tuple(dict.fromkeys(phrases)) for person, phrases in kept.items()}
+
+
+def not_to_use(utterances: Iterable[str]) -> tuple[str, ...]:
+    """The phrases of the things the robot itself was told not to use, in order.
+
+    Of the clauses of :data:`_FORMS_TO_ROBOT` whose thing names one ("the lamp by the bed":
+    the lamp; "don't switch it on" names none, so nothing is kept nor acknowledged).
+    """
+    found = [
+        thing
+        for utterance in utterances
+        for clause in _clauses(utterance.lower().replace("\u2019", "'"))
+        if (thing := _told_not_to_use(clause))
+    ]
+    return tuple(dict.fromkeys(found))
+
+
+def _told_not_to_use(clause: str) -> str:
+    """The thing ``clause`` tells the robot not to use, without where it is; "" for none."""
+    told = next(filter(None, (form.match(clause) for form in _FORMS_TO_ROBOT)), None)
+    thing = _WHERE.sub("", _NOT_THE_THING.sub("", told["thing"])).strip() if told else ""
+    return thing if set(_WORD.findall(thing)) - _FILLER - _POINTING else ""
+
+
+def _clauses(text: str) -> list[str]:
+    return [clause.strip() for clause in _CLAUSE_END.split(text) if clause.strip()]
 
 
 def only_prohibits(text: str) -> bool:
@@ -118,11 +145,11 @@ def only_prohibits(text: str) -> bool:
     "Don't give Leo the knife, please": there is nothing to do but keep to it (the robot
     acknowledges it); "don't give Leo the knife, give him the spoon" asks for a step too.
     """
-    said = text.lower().replace("\u2019", "'")
-    clauses = [clause.strip() for clause in _CLAUSE_END.split(said) if clause.strip()]
+    clauses = _clauses(text.lower().replace("\u2019", "'"))
     clauses = [clause for clause in clauses if _NOT_THE_THING.sub("", f" {clause}").strip()]
-    forms = (*_FORMS, *_FORMS_TO_ROBOT)
-    return bool(clauses) and all(any(form.match(c) for form in forms) for c in clauses)
+    return bool(clauses) and all(
+        any(form.match(c) for form in _FORMS) or _told_not_to_use(c) for c in clauses
+    )
 
 
 def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:

@@ -84,7 +84,7 @@ from cogtree.knowledge.safety.said_of_things import (
     quoted,
     states_said,
 )
-from cogtree.knowledge.safety.said_prohibitions import ROBOT, falls_under
+from cogtree.knowledge.safety.said_prohibitions import falls_under
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
     Descriptions,
@@ -183,6 +183,8 @@ class Said:
     """Whether the robot brings things nobody asked it to bring."""
     kept_from: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Person id -> what the user said must be kept from them (:mod:`.said_prohibitions`)."""
+    not_to_use: tuple[str, ...] = ()
+    """What the user told the robot not to use (:func:`.said_prohibitions.not_to_use`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "of_things", MappingProxyType(dict(self.of_things)))
@@ -300,15 +302,14 @@ class _Facts:
         taxonomy = household_taxonomy()
         labels = (taxonomy.label(name) for name in found.types if name in taxonomy.types)
         known_as = {*described.seen_names, *labels, *found.materials, *found.kinds}
+        # what it was told not to use: that very thing ("the reading lamp"), not all lamps
+        if any(falls_under(p, known_as, found.types, whole=True) for p in self.heard.not_to_use):
+            self.add(node, "notToUse", _TRUE)
         for person, phrases in self.heard.kept_from.items():
-            whole = person == ROBOT  # what it was told not to use, not all of its kind
-            kept = [p for p in phrases if falls_under(p, known_as, found.types, whole=whole)]
-            if kept and person == ROBOT:
-                self.add(node, "notToUse", _TRUE)
-            elif kept and person in self.belief.people:
+            kept = [p for p in phrases if falls_under(p, known_as, found.types)]
+            if kept and person in self.belief.people:
                 self.add(node, "keptFrom", _node(person))
                 self.describe(person)
-            if kept and person != ROBOT:  # "You told me not to use the lamp" says it all
                 said = tuple(f'"{phrase}"' for phrase in kept)
                 self.quotes[thing.id] = tuple(dict.fromkeys(self.quotes.get(thing.id, ()) + said))
         if thing.mass_kg is not None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.knowledge.safety.said_of_people import said_of_people
 from cogtree.knowledge.safety.said_of_things import contents_said, said_of_things
-from cogtree.knowledge.safety.said_prohibitions import kept_from
+from cogtree.knowledge.safety.said_prohibitions import kept_from, not_to_use
 from cogtree.knowledge.safety.thing_properties import (
     HOLDS_LIQUID,
     Descriptions,
@@ -75,6 +75,7 @@ class PlanHazards:
                 said_of_people(self.said, belief.people, labels),
                 self.offered,
                 kept_from(self.said, names),
+                not_to_use(self.said),
             )
         return step_hazards(
             self.rules,

@@ -35,6 +35,9 @@ def test_a_not_that_only_sets_another_thing_aside_is_no_doubt(said: str) -> None
         "wipe it, not with the dishcloth",  # the parse read the dishcloth as the tool
         "get rid of the peel? compost, not the trash",  # a step that wants nothing
         "not the hob, the table",  # a correction opens the request
+        "put the kettle on, not this morning",  # a time: not now
+        "throw the pills in the bin, not my heart pills",  # another of those wanted
+        "put the cup in the microwave, not the metal one",
     ],
 )
 def test_a_not_that_may_turn_the_request_around_stays_a_doubt(said: str) -> None:

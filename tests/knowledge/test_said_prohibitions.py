@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.safety.said_prohibitions import (
-    ROBOT,
     falls_under,
     kept_from,
+    not_to_use,
     only_prohibits,
 )
 from cogtree.knowledge.scene.scene_index import age_group_names
@@ -67,14 +67,18 @@ def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
         ("please don't switch the heater on", ("the heater",)),
         ("leave the iron alone", ("the iron",)),
         ("never touch my laptop", ("my laptop",)),
-        ("don't touch that", None),  # names no thing
-        ("don't put the mug in the sink", None),  # how to do a step, not a thing kept
+        ("don't use the lamp by the bed", ("the lamp",)),  # where it is: not the thing
+        ("never switch on the heater upstairs", ("the heater",)),
+        ("don't touch that", ()),  # names no thing
+        ("don't switch it on", ()),
+        ("don't put the mug in the sink", ()),  # how to do a step, not a thing kept
     ],
 )
 def test_what_the_robot_is_told_not_to_use_is_kept_from_it(
-    said: str, kept: tuple[str, ...] | None
+    said: str, kept: tuple[str, ...]
 ) -> None:
-    assert kept_from([said], NAMES).get(ROBOT) == kept
+    assert not_to_use([said]) == kept
+    assert kept_from([said], NAMES) == {}  # from no person
 
 
 def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
@@ -101,6 +105,7 @@ def test_anything_names_every_thing_and_nothing_else_does() -> None:
         ("give Leo the spoon", False),
         ("don't give up", False),
         ("don't use the bedside lamp", True),
+        ("don't switch it on", False),  # names nothing to keep: not promised
     ],
 )
 def test_only_a_prohibition_is_acknowledged(said: str, only: bool) -> None:
