@@ -49,7 +49,7 @@ from functools import lru_cache
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import contents_said, states_said
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import join_at, singular
+from cogtree.knowledge.wording import join_at
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
@@ -388,8 +388,7 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
     with their categories, as words (``PeanutButter``: "peanut", "butter"), with the names
     the taxonomy gives those types (a flapjack is an "oat bar"). A type whose synonyms list
     its members ("oat milk", "soya milk" of plant milk) gives none of them to a thing whose
-    names already say which member it is: the oat milk is no soya milk. Each word comes
-    with its singular ("dentures": "denture").
+    names already say which member it is: the oat milk is no soya milk.
     """
     taxonomy = household_taxonomy()
     texts = [*described.seen_names, *described.said, liquid or ""]
@@ -399,5 +398,4 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
         synonyms = taxonomy.synonyms(kind)
         member = any(re.search(rf"\b{re.escape(name.lower())}\b", seen) for name in synonyms)
         texts += [taxonomy.label(kind), *([] if member else synonyms)]
-    words = {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}
-    return words | {singular(word) for word in words}  # "dentures": a denture too
+    return {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}

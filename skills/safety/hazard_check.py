@@ -22,7 +22,8 @@ The step's graph (prefix ``haz:``):
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
   its types' typical material: a fork of no known material is metal, and then
   ``haz:materialTypical``) or ``haz:materialUnknown``,
-  ``haz:typeUnknown`` (no type the taxonomy knows), ``haz:sealed`` (an object that is closed)
+  ``haz:typeUnknown`` (no type the taxonomy knows; then ``haz:namedAsFood`` when a name's
+  last word names a food in the dictionary: "the trifle"), ``haz:sealed`` (an object that is closed)
   or ``haz:openUnknown``, ``haz:hot``, ``haz:powered``,
   ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
   ``haz:faulty`` (said faulty or broken), ``haz:wet`` (said water is in, on or round it),
@@ -97,7 +98,8 @@ from cogtree.knowledge.safety.thing_properties import (
     types_held,
 )
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import capitalised
+from cogtree.knowledge.wording import capitalised, singular
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.people import Person
@@ -296,6 +298,8 @@ class _Facts:
             self.add(node, "materialTypical", _TRUE)
         if not found.types:
             self.add(node, "typeUnknown", _TRUE)
+            if _names_a_food(described.seen_names):  # "the trifle": no type, but a food's name
+                self.add(node, "namedAsFood", _TRUE)
         if thing.owner is not None:
             self.add(node, "owner", _node(thing.owner))
             self.describe(thing.owner)
@@ -375,6 +379,15 @@ class _Facts:
         name = " ".join(_words(thing.id)) or thing.id
         names = {word for seen in described.seen_names for word in seen.lower().split()}
         self.quotes[thing.id] = tuple(quoted(phrase, name, names) for phrase in raising)
+
+
+def _names_a_food(names: Iterable[str]) -> bool:
+    """Whether a name's last word has a food among its dictionary senses ("trifle", "lasagne")."""
+    nouns = shipped_nouns()
+    heads = [words[-1] for name in names if (words := re.findall(r"[a-z]+", name.lower()))]
+    return nouns is not None and any(
+        nouns.has_sense_in(form, "noun.food") for head in heads for form in (head, singular(head))
+    )
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:
