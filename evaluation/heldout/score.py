@@ -20,8 +20,8 @@ rules the replies named, and the simulator's end state (``WorldState.model_dump`
   the tool a call on an expected thing uses, are enabling).
 - **must_not violations**: calls of any turn matching a ``must_not`` step on every key it
   gives (``amount: full`` only by a fill or pour with no amount said: one given an amount
-  filled that much, not its usual fill); a step with a ``while`` condition is counted too
-  (the condition is free text the harness cannot judge) and listed as conditional.
+  filled that much, not its usual fill); a step with a ``while`` condition is counted too (the condition is free text the
+  harness cannot judge) and listed as conditional.
 - **mentions**: the robot answered (observed ``answer``) and each ``answer_must_mention``
   word is in the tested reply (case-insensitive; numbers as digits or words; ``no`` as
   no/not/none/n't). A question back or a list of its skills never counts.
