@@ -70,7 +70,7 @@ from cogtree.evaluation.heldout.cases import Case, Step, Thing
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import singular
-from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, BEINGS, shipped_nouns
 from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
 
 UNKNOWN_TYPE = "UnclassifiedThing"
@@ -118,21 +118,29 @@ def _liquid_word(text: str) -> str | None:
 
 
 def _names_a_being(text: str, names: set[str]) -> bool:
-    """Whether ``text`` names a person of the world or a living being ("baby Arlo asleep").
+    """Whether ``text`` holds a person of the world or a living being ("baby Arlo asleep").
 
-    A word first of all a person or an animal counts unless a noun follows it ("dog food",
-    "adult tablets"), it names a food too ("lamb", "chicken": a stew's) or it is an owner's.
+    A word of a person's name, or a word first of all a person or an animal that names no food
+    too ("lamb", "chicken": a stew's), counts only as the thing held itself: no noun after it
+    ("dog food", "al dente pasta"), not an owner's ("tom's lunch"), not after "of" ("photos of
+    grandma") nor after a made thing or a being it is named for ("a toy soldier", "a bird
+    feeder").
     """
-    if any(re.search(rf"\b{re.escape(name)}\b", text) for name in names if name):
-        return True
     nouns = shipped_nouns()
+    if nouns is None:
+        return False
+    named = {word for name in names for word in name.split()}
     words = re.findall(r"[a-z]+(?:[-'][a-z]+)*", text)  # "dog's", "anti-inflammatory": whole
-    return nouns is not None and any(
-        nouns.first_in(word, BEINGS)
-        and not nouns.has_sense_in(word, "noun.food")
-        and not (nouns.senses(after) or nouns.senses(singular(after)))
-        for word, after in zip(words, [*words[1:], ""], strict=True)
-    )
+    for at, word in enumerate(words):
+        before = words[at - 1] if at else ""
+        being = word in named or (
+            nouns.first_in(word, BEINGS) and not nouns.has_sense_in(word, "noun.food")
+        )
+        nouns_after = any(nouns.senses(w) or nouns.senses(singular(w)) for w in words[at + 1 :])
+        made_before = nouns.first_in(before, BEINGS | {ARTEFACTS})
+        if being and not nouns_after and not made_before and before not in ("of", "for"):
+            return True
+    return False
 
 
 class MappingError(ValueError):

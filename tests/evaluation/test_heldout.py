@@ -153,6 +153,12 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
         ("lamb and barley stew", False),  # a food, though a lamb is first an animal
         ("500mg adult tablets", False),  # an adult's tablets
         ("the dog's tablets", False),
+        ("towels and a sleeping cat", True),
+        ("Al's lunch", False),  # an owner's
+        ("photos of Al", False),
+        ("a toy soldier", False),  # a made thing, described
+        ("a teddy bear", False),
+        ("a bird feeder", False),
     ],
 )
 def test_contents_that_name_a_living_being_are_seen_as_one(contents: str, alive: bool) -> None:
