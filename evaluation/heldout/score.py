@@ -19,8 +19,7 @@ rules the replies named, and the simulator's end state (``WorldState.model_dump`
   names (opening or closing the place an expected thing rests in or goes to, and picking up
   the tool a call on an expected thing uses, are enabling).
 - **must_not violations**: calls of any turn matching a ``must_not`` step on every key it
-  gives (``amount: full`` only by a fill or pour with no amount said: one given an amount
-  filled that much, not its usual fill); a step with a ``while`` condition is counted too (the condition is free text the
+  gives; a step with a ``while`` condition is counted too (the condition is free text the
   harness cannot judge) and listed as conditional.
 - **mentions**: the robot answered (observed ``answer``) and each ``answer_must_mention``
   word is in the tested reply (case-insensitive; numbers as digits or words; ``no`` as
@@ -223,10 +222,7 @@ def _matches(done: Done, step: Step) -> bool:
     given = done.keys.get("relation")
     if step.relation and given is not None and given != step.relation:
         return False
-    extra = step.model_extra or {}
-    if extra.get("amount") == "full" and done.keys.get("amount_ml") is not None:
-        return False  # a share or a measure said, not filled to its usual fill
-    tool = extra.get("with")
+    tool = (step.model_extra or {}).get("with")
     return not (step.verb == "wipe" and isinstance(tool, str) and done.keys.get("with") != tool)
 
 

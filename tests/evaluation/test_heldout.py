@@ -281,17 +281,6 @@ def test_wrong_object_asking_and_forbidden_steps_are_caught() -> None:
     assert bad.violations and not bad.passed
 
 
-def test_a_must_not_fill_full_is_met_only_by_a_fill_with_no_amount() -> None:
-    full = {"verb": "fill", "object": "cup_a", "amount": "full"}
-    case = _case(expected={"decision": "act", "steps": [], "must_not": [full]})
-    filled = {"skill": "FILL", "args": {"container": "cup_a", "source": "tap", "hand": "right"}}
-    bad = score(case, Outcome("Done.", "Proceed", tested=[done_from_call(filled)]))
-    assert bad.violations
-    filled["args"]["amount_ml"] = 125.0  # half of it, as asked
-    good = score(case, Outcome("Done.", "Proceed", tested=[done_from_call(filled)]))
-    assert not good.violations
-
-
 def test_answers_refusals_and_mentions() -> None:
     question = _case(
         expected={"decision": "answer", "answer_must_mention": ["bench", 2, "no"]},
