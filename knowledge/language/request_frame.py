@@ -47,7 +47,7 @@ from cogtree.knowledge.language.grammar.statements import (
     where_it_is,
 )
 from cogtree.knowledge.language.grammar.wants import names_no_thing, wants_at
-from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
+from cogtree.knowledge.language.grammar.words import ACTIONS, PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 WANTED: Final = "bring"
@@ -172,7 +172,7 @@ def _parse(text: str) -> RequestFrame:
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     before = ""  # what the clause before said, when it went to the context
     for clause in clauses:
-        step = _done_to(replace(_read_clause(clause, lexicon, bare_want=bare), bare=bare), steps)
+        step = _of_it(replace(_read_clause(clause, lexicon, bare_want=bare), bare=bare), steps)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
         if step.purpose and not step.objects and context and context[-1] == before:
@@ -196,13 +196,13 @@ def _parse(text: str) -> RequestFrame:
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
 
 
-def _done_to(step: Step, before: Sequence[Step]) -> Step:
+def _of_it(step: Step, before: Sequence[Step]) -> Step:
     """``step`` read for "it", the thing the step before named ("get the pan and scrub it")."""
     lexicon, verb = request_words(), tuple(step.verb.split())
     if not before or verb not in lexicon.shared_verbs or not all(p.pronoun for p in step.objects):
         return step
     kind, key = lexicon.reading(step.verb, lexicon.verbs[verb], before[-1].wanted)
-    if kind == "actions":
+    if kind == ACTIONS:
         return replace(step, action=key, unsupported="", missing_skill="")
     return replace(step, action="", unsupported=key, missing_skill=lexicon.says.get(key, ""))
 

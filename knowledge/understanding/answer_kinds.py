@@ -115,8 +115,8 @@ def answer_text(frame: RequestFrame) -> str:
     and a hedge that only gives a view ("the windowsill I think") are no part of it.
     """
     said = [clause for clause in frame.context if not _only_asides(clause)]
-    text = said[0] if not frame.steps and said else frame.text
-    return without_opinion(_without_opener(text)).strip(" ,")
+    text = _without_opener(said[0] if not frame.steps and said else frame.text)
+    return " ".join(without_opinion(text).split()).strip(" ,")
 
 
 def _asides() -> frozenset[str]:

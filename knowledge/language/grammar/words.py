@@ -22,6 +22,7 @@ from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
 from cogtree.knowledge.wording import LIGHT_VERBS, singular
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -389,12 +390,19 @@ def _add_catalogue(
 
 
 def _done_to(phrase: ObjectPhrase, acts_on: tuple[str, ...]) -> bool:
-    """Whether ``phrase`` names a thing of ``acts_on`` (a word of it, or a type above its own)."""
-    taxonomy = household_taxonomy()
+    """Whether ``phrase`` names a thing of ``acts_on`` ("the kitchen": a room, by its sense).
+
+    A word of it, a type above its own, or a word the dictionary puts above its head's first
+    sense.
+    """
+    taxonomy, nouns = household_taxonomy(), shipped_nouns()
     words = {*phrase.modifiers, phrase.head, singular(phrase.head)}
     kind = taxonomy.type_named(phrase.text) or taxonomy.type_named(phrase.head)
-    return bool(words & set(acts_on)) or (
-        kind is not None and any(kind == name or taxonomy.is_a(kind, name) for name in acts_on)
+    said = tuple(word for word in acts_on if word.islower())
+    return (
+        bool(words & set(acts_on))
+        or (kind is not None and any(kind == name or taxonomy.is_a(kind, name) for name in acts_on))
+        or (nouns is not None and nouns.first_is(singular(phrase.head), ARTEFACTS, said))
     )
 
 
