@@ -399,13 +399,12 @@ def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
 def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None:
     """(thing, what it did) when ``clause`` says a thing did something that is a state.
 
-    "the kettle sparked", "that lead keeps sparking": a subject naming a thing, then words
-    one of which is a word of damage (:data:`DAMAGE_STATES`); anything else a thing did is
-    not kept. With no subject naming a thing, a clause with such a word is about the thing
-    its place phrase names ("there's water dripping round the light", "smoke came out of the
-    toaster"), else, when it points back ("one of the legs has a crack up it") or its subject
-    names no kind of thing ("the lamp, the plug sparks": a part of it; not "the dishwasher is
-    broken"), about ``last``, the thing named before. A clause that says no says nothing.
+    "the kettle sparked", "that lead keeps sparking": a subject naming a thing, then a word of
+    damage (:data:`DAMAGE_STATES`); anything else a thing did is not kept. With no subject
+    naming a thing, a clause with such a word is about what its place phrase names ("there's
+    water dripping round the light"), else, when it points back ("one of the legs has a crack
+    up it") or its subject names no kind of thing ("the lamp, the plug sparks": a part of it;
+    not "the dishwasher is broken"), about ``last``. A clause that says no says nothing.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
@@ -432,9 +431,10 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     placed = _last_named(place.group("where"), names) if place else None
     if placed is not None:
         return placed, clause
-    pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
     part = re.match(r"(?:the|its)\s+([a-z]+)\s", clause)  # "the plug sparks": a part of it
-    pointed = pointed or (part is not None and household_taxonomy().type_named(part[1]) is None)
+    pointed = bool(POINTING & set(re.findall(r"[a-z]+", clause))) or (
+        part is not None and household_taxonomy().type_named(part[1]) is None
+    )
     return (last, predicate) if pointed and last is not None else None
 
 
