@@ -110,6 +110,9 @@ class HazardItem(BaseModel):
     add: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="objects added to the world: {id: {field: v}}"
     )
+    furnish: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="furniture added to the world: {id: {field: v}}"
+    )
     types: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="object types the added objects need: {type: {label}}"
     )
@@ -176,16 +179,17 @@ def item_scenario(item: HazardItem) -> Scenario:
             world = world.model_copy(update={"furniture": furniture})
         else:
             raise HazardSetError(f"item {item.id}: `set` names {name!r}, not a thing of the world")
-    if item.add or item.types or item.people:
+    if item.add or item.furnish or item.types or item.people:
         try:
             spec = world.model_dump(by_alias=True, exclude_defaults=True)
             spec["objects"] = {**spec.get("objects", {}), **item.add}
+            spec["furniture"] = {**spec.get("furniture", {}), **item.furnish}
             spec["types"] = {**spec.get("types", {}), **item.types}
             spec["people"] = {**spec.get("people", {}), **item.people}
             world = type(world).model_validate(spec)
         except ValueError as error:
             raise HazardSetError(
-                f"item {item.id}: its `add`, `types` or `people` is not valid: {error}"
+                f"item {item.id}: its `add`, `furnish`, `types` or `people` is not valid: {error}"
             ) from error
     if item.expect == "done":
         goal = Goal.model_validate({"all": item.goal})
