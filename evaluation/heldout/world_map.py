@@ -70,7 +70,7 @@ from cogtree.evaluation.heldout.cases import Case, Step, Thing
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import singular
-from cogtree.knowledge.wordnet.nouns import ARTEFACTS, BEINGS, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ANIMALS, ARTEFACTS, BEINGS, PEOPLE, shipped_nouns
 from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
 
 UNKNOWN_TYPE = "UnclassifiedThing"
@@ -120,11 +120,12 @@ def _liquid_word(text: str) -> str | None:
 def _names_a_being(text: str, names: set[str]) -> bool:
     """Whether ``text`` holds a person of the world or a living being ("baby Arlo asleep").
 
-    A word of a person's name, or a word first of all a person or an animal that names no food
-    too ("lamb", "chicken": a stew's), counts only as the thing held itself: no noun after it
-    ("dog food", "al dente pasta"), not an owner's ("tom's lunch"), not after "of" ("photos of
-    grandma") nor after a made thing or a being it is named for ("a toy soldier", "a bird
-    feeder").
+    A word of a person's name, a word first of all a young child ("a baby"), or one first of
+    all an animal that names no food too ("lamb", "chicken": a stew's), counts as the thing
+    held itself: no noun right after it ("dog food", "a bird feeder"), not an owner's ("tom's
+    lunch"), not after "of" ("photos of grandma") nor after a made thing it describes ("a toy
+    soldier", "a teddy bear"). Words that only say where or how it is may follow ("a puppy
+    asleep on a cushion").
     """
     nouns = shipped_nouns()
     if nouns is None:
@@ -132,15 +133,23 @@ def _names_a_being(text: str, names: set[str]) -> bool:
     named = {word for name in names for word in name.split()}
     words = re.findall(r"[a-z]+(?:[-'][a-z]+)*", text)  # "dog's", "anti-inflammatory": whole
     for at, word in enumerate(words):
-        before = words[at - 1] if at else ""
-        being = word in named or (
-            nouns.first_in(word, BEINGS) and not nouns.has_sense_in(word, "noun.food")
+        before, after = words[at - 1] if at else "", words[at + 1] if at + 1 < len(words) else ""
+        young = nouns.first_is(word, PEOPLE, ("child", "juvenile"))  # "a baby", no "dummy"
+        animal = nouns.first_in(word, frozenset([ANIMALS]))
+        being = word in named or young or (animal and not nouns.has_sense_in(word, "noun.food"))
+        compound = after not in FUNCTION_WORDS and bool(
+            nouns.senses(after) or nouns.senses(singular(after))
         )
-        nouns_after = any(nouns.senses(w) or nouns.senses(singular(w)) for w in words[at + 1 :])
         made_before = nouns.first_in(before, BEINGS | {ARTEFACTS})
-        if being and not nouns_after and not made_before and before not in ("of", "for"):
+        if being and not compound and not made_before and before not in ("of", "for"):
             return True
     return False
+
+
+FUNCTION_WORDS = frozenset(
+    ["a", "an", "the", "in", "on", "under", "with", "and", "or", "at", "by", "inside", "its"]
+)
+"""Words after a being that only say where or how it is: no noun it names a thing for."""
 
 
 class MappingError(ValueError):

@@ -179,6 +179,10 @@ def item_scenario(item: HazardItem) -> Scenario:
             world = world.model_copy(update={"furniture": furniture})
         else:
             raise HazardSetError(f"item {item.id}: `set` names {name!r}, not a thing of the world")
+    if taken := (set(item.add) | set(item.furnish)) & {*world.objects, *world.furniture}:
+        raise HazardSetError(
+            f"item {item.id}: adds {sorted(taken)}, things the world has: use `set`"
+        )
     if item.add or item.furnish or item.types or item.people:
         try:
             spec = world.model_dump(by_alias=True, exclude_defaults=True)

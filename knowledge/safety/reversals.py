@@ -48,6 +48,15 @@ cloth, not the dishcloth", "on the coaster, not straight on the walnut"): it say
 turns nothing around. Never after "is" ("it's not the one")
 or "do"."""
 
+PLACED: Final = re.compile(
+    r"^(?:(?:straight|just|directly|right)\s+)?(?:(?:on|onto|in|into|to|under|by|with)\s+)?"
+)
+"""How a place or a tool set aside opens ("not straight on the walnut"): the phrase follows."""
+QUALIFIED: Final = re.compile(
+    r"\s+(?:in|on|with|from|at|by|under|near|that|which|who|whose|of)\b", re.IGNORECASE
+)
+"""Where a phrase set aside goes on to say which it is ("not the one in the bleach bottle")."""
+
 REASON: Final = re.compile(
     r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE
 )
@@ -108,16 +117,17 @@ def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> boo
     after = bool(text[: negation.start()].strip(" ,"))  # "not the hob, the table" corrects
     if not after or CONTRAST.match(text, negation.start(), end) is None:
         return False
-    aside = text[negation.end() : end].lower()
-    head = singular((re.findall(r"[a-z]+", aside) or [""])[-1])
-    nouns = shipped_nouns()
-    if not head or nouns is None or nouns.has_sense_in(head, "noun.time"):
-        return False  # "put the kettle on, not this morning": not now
+    aside = PLACED.sub("", text[negation.end() : end].lower().strip())  # "straight on the"
     phrases = [phrase for step in steps for phrase in step.phrases()]
-    if any(p.negated and p.text.lower() in aside for p in phrases):
-        return True  # the parse read it as ruled out ("a biscuit, but not the ginger ones")
-    if any(p.text.lower() in aside for p in phrases if p.text):
+    if any(p.text.lower() in aside for p in phrases if p.text and not p.negated):
         return False  # read as wanted: "wipe it, not with the dishcloth" took the dishcloth
+    named = QUALIFIED.split(aside)[0].split()  # "the one in the bleach bottle": the one
+    head = singular(named[-1]) if named else ""
+    nouns = shipped_nouns()
+    if not head or nouns is None or nouns.has_sense_in(head, "noun.time") or named != aside.split():
+        return False  # "not this morning": not now; "not the one with bleach in it": which?
+    if any(p.negated and p.text.lower() == aside for p in phrases):
+        return True  # the parse read it, whole, as ruled out ("but not the ginger ones")
     # another of what is wanted ("the pills, not my heart pills", "not the metal one") turns
     # part of the request around
     return head not in {"one", *(singular(p.head.lower()) for s in steps for p in s.wanted)}

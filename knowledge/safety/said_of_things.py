@@ -1,23 +1,17 @@
 """What the user said a thing is, in this conversation: one more description for safety.
 
-"Careful, the hob's still hot", "that bottle is bleach", "the pan is full of hot oil": a
-clause whose subject names a thing the robot knows (by its label, its id's words or its
-type's name; or "it" / "that" / "this" for the thing named last) and whose verb is a form
-of *be* says something of that thing. So do the words between a determiner and a thing's
-name ("bring me the hot saucepan", "the broken glass", "the bleach bottle"): the noun
-phrase as said is kept ("hot saucepan"), so a word before the name describes the thing as
-a state ("hot") or as what a container holds ("bleach"), never as whom it is for ("the dog
-bowl" is no animal). :func:`said_of_things` collects those phrases per thing;
-:mod:`knowledge.safety.thing_properties` reads them like any other description (a type, a
-material, a state: hot, switched on, sharp, toxic, broken, faulty), :func:`states_said` finds the
-states among them and :func:`contents_said` what it holds ("full of hot oil"). What a thing
-is said to have done counts when it is a state ("the kettle sparked": faulty). What is said
-of a part is said of its whole ("the pan's handle is hot", "the lid of the kettle"); what a
-clause says is in or on a thing, or that a thing has in it, is what it holds, and what it
-says of that is said of the thing ("there's a wasp in the jar", "that bottle's got bleach in
-it", "the oil in the pan is still hot"); a thing said not to do what it is for is faulty
-("the heater won't turn off"); damage a clause says at a place is said of the thing the
-place names ("water is dripping round the light"). A negated clause ("the hob is not hot")
+A clause whose subject names a thing the robot knows (its label, its id's words, its type's
+name; "it" / "that" / "this" for the thing named last) and whose verb is a form of *be* says
+something of it ("careful, the hob's still hot", "that bottle is bleach"); so do the words
+between a determiner and a thing's name ("the hot saucepan", "the bleach bottle": a state,
+or what it holds, never whom it is for: "the dog bowl" is no animal). :func:`said_of_things`
+collects those phrases per thing; :mod:`knowledge.safety.thing_properties` reads them like
+any other description, :func:`states_said` finds the states and :func:`contents_said` what
+it holds ("full of hot oil"). What a thing did counts when it is a state ("the kettle
+sparked": faulty); what is said of a part is said of its whole ("the pan's handle is hot");
+what a clause says is in or on a thing is what it holds ("there's a wasp in the jar"); a
+thing said not to do what it is for is faulty ("the heater won't turn off"); damage said at
+a place is said of the thing there ("water is dripping round the light"). A negated clause
 is left out: what the user says can add a hazard, never lower one (only a fresh observation
 or an explicit yes does).
 """
@@ -403,8 +397,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     damage (:data:`DAMAGE_STATES`); anything else a thing did is not kept. With no subject
     naming a thing, a clause with such a word is about what its place phrase names ("there's
     water dripping round the light"), else, when it points back ("one of the legs has a crack
-    up it") or its subject names no kind of thing ("the lamp, the plug sparks": a part of it;
-    not "the dishwasher is broken"), about ``last``. A clause that says no says nothing.
+    up it") or its subject names no whole machine ("the lamp, the cord is frayed": a part of
+    it; not "the dishwasher is broken"), about ``last``. A clause that says no says nothing.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
@@ -433,9 +427,15 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
         return placed, clause
     part = re.match(r"(?:the|its)\s+([a-z]+)\s", clause)  # "the plug sparks": a part of it
     pointed = bool(POINTING & set(re.findall(r"[a-z]+", clause))) or (
-        part is not None and household_taxonomy().type_named(part[1]) is None
+        part is not None and not _a_machine(part[1])
     )
     return (last, predicate) if pointed and last is not None else None
+
+
+def _a_machine(word: str) -> bool:
+    """Whether ``word`` names a whole appliance or piece of furniture ("dishwasher"), no part."""
+    taxonomy, kind = household_taxonomy(), household_taxonomy().type_named(word)
+    return kind is not None and any(taxonomy.is_a(kind, c) for c in ("Appliance", "FurniturePiece"))
 
 
 def _subject(words: str) -> str:

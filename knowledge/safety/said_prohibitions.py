@@ -67,10 +67,11 @@ _FORMS_TO_ROBOT: Final = (
 """The clause forms of what the robot is told not to use ("don't use the bedside lamp",
 "don't switch the heater on", "leave the iron alone")."""
 _WHERE: Final = re.compile(
-    r"\s+(?:by|on|in|at|near|next to|beside|behind|under|over|upstairs|downstairs|outside|"
-    r"inside|from)\b.*$"
+    r"\s+(?:(?:by|on|in|at|near|next to|beside|behind|under|over|from)\s+"
+    r"(?:the|a|an|my|your|his|her|our|their|this|that)\b.*|(?:upstairs|downstairs|outside))$"
 )
-"""Where the thing is, after its name ("the lamp by the bed"): not the thing."""
+"""Where the thing is, after its name ("the lamp by the bed", "the heater upstairs"): not the
+thing; "the upstairs heater" and "the on switch" keep their words."""
 _POINTING: Final = frozenset({"it", "them", "one", "ones"})
 """Words that stand for a thing named elsewhere: a prohibition of them names none alone."""
 _WORD: Final = re.compile(r"[a-z]+")
@@ -171,7 +172,7 @@ def _people(said: str, names: Mapping[str, Collection[str]]) -> list[str]:
 
 
 def falls_under(
-    phrase: str, words: Iterable[str], types: Collection[str], *, whole: bool = False
+    phrase: str, words: Iterable[str], types: Collection[str], *, names: Iterable[str] = ()
 ) -> bool:
     """Whether a thing is what ``phrase`` names, by its ``words`` or its ``types``.
 
@@ -180,8 +181,9 @@ def falls_under(
     "anything sharp" a knife). The phrase's head (its last word that names something, or that
     word's dictionary lemma: "knives", a knife) is one of its words, or the phrase names a
     type the thing is (``types`` hold every category above its own). Only the head: "the blue
-    mug" is no blue bowl. ``whole``: every word of the phrase must be the thing's too, as for a
-    thing the robot itself is told not to use ("the reading lamp" is no floor lamp).
+    mug" is no blue bowl. ``names``: the thing's own names, for the one thing a phrase means
+    ("don't use the reading lamp"): a name whose describing words are none of the phrase's is
+    another thing ("the floor lamp"); a bare "lamp" or "grandma's lamp" may be it.
     """
     told = _WORD.findall(phrase.lower())
     said = [word for word in told if word not in _FILLER]
@@ -189,7 +191,9 @@ def falls_under(
         return bool(EVERYTHING & set(told))  # "anything": whatever it is
     own = {word for name in words for word in _WORD.findall(name.lower())}
     head = {said[-1], _lemma(said[-1])}
-    if whole and not all({word, _lemma(word)} & own for word in said[:-1]):
+    describing = set(said[:-1]) - {"s"} - own  # "grandma's": "s" is no word of the thing
+    theirs = {word for name in names for word in _WORD.findall(name.lower())[:-1]} - _FILLER
+    if describing and theirs and not theirs & set(said):
         return False
     if own & head:
         return True

@@ -98,8 +98,8 @@ from cogtree.knowledge.safety.thing_properties import (
     types_held,
 )
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import capitalised, singular
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
+from cogtree.knowledge.wording import TITLES, capitalised, singular
+from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.people import Person
@@ -306,8 +306,9 @@ class _Facts:
         taxonomy = household_taxonomy()
         labels = (taxonomy.label(name) for name in found.types if name in taxonomy.types)
         known_as = {*described.seen_names, *labels, *found.materials, *found.kinds}
-        # what it was told not to use: that very thing ("the reading lamp"), not all lamps
-        if any(falls_under(p, known_as, found.types, whole=True) for p in self.heard.not_to_use):
+        # what it was told not to use: that very thing ("the reading lamp"), no floor lamp
+        names = described.seen_names
+        if any(falls_under(p, known_as, found.types, names=names) for p in self.heard.not_to_use):
             self.add(node, "notToUse", _TRUE)
         for person, phrases in self.heard.kept_from.items():
             kept = [p for p in phrases if falls_under(p, known_as, found.types)]
@@ -382,11 +383,17 @@ class _Facts:
 
 
 def _names_a_food(names: Iterable[str]) -> bool:
-    """Whether a name's last word has a food among its dictionary senses ("trifle", "lasagne")."""
+    """Whether a name's last word names a food and no being ("trifle"; not "lamb", "crab").
+
+    A name with a title ("Mr Fudge") is someone's, a pet's or a toy's: no food.
+    """
     nouns = shipped_nouns()
-    heads = [words[-1] for name in names if (words := re.findall(r"[a-z]+", name.lower()))]
+    said = [re.findall(r"[a-z]+", name.lower()) for name in names]
+    heads = [words[-1] for words in said if words and words[0] not in TITLES]
     return nouns is not None and any(
-        nouns.has_sense_in(form, "noun.food") for head in heads for form in (head, singular(head))
+        nouns.has_sense_in(form, "noun.food") and not set(nouns.files(form)) & BEINGS
+        for head in heads
+        for form in (head, singular(head))
     )
 
 

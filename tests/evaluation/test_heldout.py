@@ -159,6 +159,10 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
         ("a toy soldier", False),  # a made thing, described
         ("a teddy bear", False),
         ("a bird feeder", False),
+        ("a baby under a blanket", True),
+        ("a puppy asleep on a cushion", True),
+        ("a hamster, asleep in its bedding", True),
+        ("a dummy", False),  # a person first, in the dictionary; no animal
     ],
 )
 def test_contents_that_name_a_living_being_are_seen_as_one(contents: str, alive: bool) -> None:

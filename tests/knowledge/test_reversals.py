@@ -38,6 +38,8 @@ def test_a_not_that_only_sets_another_thing_aside_is_no_doubt(said: str) -> None
         "put the kettle on, not this morning",  # a time: not now
         "throw the pills in the bin, not my heart pills",  # another of those wanted
         "put the cup in the microwave, not the metal one",
+        "pour Leo the juice, not the one in the bleach bottle",  # says which only after it
+        "give grandma the tablets, not the ones with the warfarin",
     ],
 )
 def test_a_not_that_may_turn_the_request_around_stays_a_doubt(said: str) -> None:

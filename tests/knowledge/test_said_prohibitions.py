@@ -69,6 +69,7 @@ def test_what_keeps_nothing_from_anyone_is_no_prohibition(said: str) -> None:
         ("never touch my laptop", ("my laptop",)),
         ("don't use the lamp by the bed", ("the lamp",)),  # where it is: not the thing
         ("never switch on the heater upstairs", ("the heater",)),
+        ("don't use the upstairs heater", ("the upstairs heater",)),  # its own words stay
         ("don't touch that", ()),  # names no thing
         ("don't switch it on", ()),
         ("don't put the mug in the sink", ()),  # how to do a step, not a thing kept
@@ -88,6 +89,13 @@ def test_a_thing_falls_under_a_prohibition_by_its_head_word_or_a_type() -> None:
     assert falls_under("the cutlery", ["bread knife"], {"BreadKnife", "Knife", "Cutlery"})
     assert not falls_under("the blue mug", ["blue bowl"], {"Bowl"})  # only the head counts
     assert not falls_under("glass", ["mug", "ceramic"], {"Mug"})
+
+
+def test_the_one_thing_a_phrase_means_is_told_by_the_things_own_names() -> None:
+    """The reviewer's: "the reading lamp" is a lamp with no other name, never a floor lamp."""
+    assert falls_under("the reading lamp", ["lamp"], {"Lamp"}, names=["lamp"])
+    assert not falls_under("the reading lamp", ["floor lamp"], {"Lamp"}, names=["floor lamp"])
+    assert falls_under("grandma's heater", ["heater"], {"Heater"}, names=["heater"])
 
 
 def test_anything_names_every_thing_and_nothing_else_does() -> None:
