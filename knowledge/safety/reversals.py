@@ -37,21 +37,20 @@ ORDER_NEGATION: Final = re.compile(
 )
 """Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
 
+_ASIDE_OPENS: Final = (
+    r"(?:(?:straight|just|directly|right)\s+)?(?:(?:on|onto|in|into|to|under|by|with)\s+)?"
+)
+PLACED: Final = re.compile(f"^{_ASIDE_OPENS}")
+"""How a place or a tool set aside opens ("not straight on the walnut"): the phrase follows."""
 CONTRAST: Final = re.compile(
     r"(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bwas )(?<!'s )(?<!'m )(?<!'re )(?<!\bdo )(?<!\bdid )"
-    r"not\s+(?:(?:straight|just|directly|right)\s+)?(?:(?:on|onto|in|into|to|under|by|with)\s+)?"
-    r"(?:the|my|your|his|her|our|their|that|this|those|these)\s+\S[^,.;!?]*$",
+    rf"not\s+{_ASIDE_OPENS}(?:the|my|your|his|her|our|their|that|this|those|these)\s+\S[^,.;!?]*$",
     re.IGNORECASE,
 )
 """A "not" that only sets another thing or place aside, up to its clause's end ("with the blue
 cloth, not the dishcloth", "on the coaster, not straight on the walnut"): it says which, and
-turns nothing around. Never after "is" ("it's not the one")
-or "do"."""
+turns nothing around. Never after "is" ("it's not the one") or "do"."""
 
-PLACED: Final = re.compile(
-    r"^(?:(?:straight|just|directly|right)\s+)?(?:(?:on|onto|in|into|to|under|by|with)\s+)?"
-)
-"""How a place or a tool set aside opens ("not straight on the walnut"): the phrase follows."""
 QUALIFIED: Final = re.compile(
     r"\s+(?:in|on|with|from|at|by|under|near|that|which|who|whose|of)\b", re.IGNORECASE
 )

@@ -12,8 +12,7 @@ sparked": faulty); what is said of a part is said of its whole ("the pan's handl
 what a clause says is in or on a thing is what it holds ("there's a wasp in the jar"); a
 thing said not to do what it is for is faulty ("the heater won't turn off"); damage said at
 a place is said of the thing there ("water is dripping round the light"). A negated clause
-is left out: what the user says can add a hazard, never lower one (only a fresh observation
-or an explicit yes does).
+is left out: said words add a hazard, never lower one (a fresh observation or a yes does).
 """
 
 from __future__ import annotations
@@ -397,8 +396,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     damage (:data:`DAMAGE_STATES`); anything else a thing did is not kept. With no subject
     naming a thing, a clause with such a word is about what its place phrase names ("there's
     water dripping round the light"), else, when it points back ("one of the legs has a crack
-    up it") or its subject names no whole machine ("the lamp, the cord is frayed": a part of
-    it; not "the dishwasher is broken"), about ``last``. A clause that says no says nothing.
+    up it") or its subject is no whole machine ("the cord is frayed": a part of ``last``, the
+    thing named before; not "the dishwasher is broken"). A clause that says no says nothing.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
@@ -434,7 +433,8 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
 
 def _a_machine(word: str) -> bool:
     """Whether ``word`` names a whole appliance or piece of furniture ("dishwasher"), no part."""
-    taxonomy, kind = household_taxonomy(), household_taxonomy().type_named(word)
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(word)
     return kind is not None and any(taxonomy.is_a(kind, c) for c in ("Appliance", "FurniturePiece"))
 
 

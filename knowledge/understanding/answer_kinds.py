@@ -119,21 +119,15 @@ def answer_text(frame: RequestFrame) -> str:
     return " ".join(without_opinion(text).split()).strip(" ,")
 
 
-def _asides() -> frozenset[str]:
-    """Words that say nothing in an answer: interjections a request opens with, an address."""
-    lexicon = request_words()
-    return lexicon.address | {opener[0] for opener in lexicon.openers if len(opener) == 1}
-
-
 def _only_asides(clause: str) -> bool:
     """Whether ``clause`` is only interjections or forms of address ("Oh", "oh, love")."""
-    return set(re.findall(r"[\w']+", clause.lower())) <= _asides()
+    return set(re.findall(r"[\w']+", clause.lower())) <= request_words().asides
 
 
 def _without_opener(text: str) -> str:
     """``text`` without a word a request opens with, or an address, before a comma ("Oh, ...")."""
     opened = re.match(r"\s*([\w']+)\s*,\s*(\S.*)$", text, re.DOTALL)
-    return opened.group(2) if opened and opened.group(1).lower() in _asides() else text
+    return opened.group(2) if opened and opened.group(1).lower() in request_words().asides else text
 
 
 def answer_kind(frame: RequestFrame) -> AnswerKind:

@@ -75,9 +75,7 @@ def how_to_choose(rest: Iterable[str]) -> bool:
     Beside them a form of address or a word a request may open with ("oh", "love") says
     nothing either ("Oh, either's fine, love").
     """
-    lexicon = request_words()
-    aside = lexicon.address | {opener[0] for opener in lexicon.openers if len(opener) == 1}
-    return set(rest) - aside <= HOW_TO_CHOOSE
+    return set(rest) - request_words().asides <= HOW_TO_CHOOSE
 
 
 def indifferent_words(text: str) -> tuple[tuple[str, ...], set[int]]:

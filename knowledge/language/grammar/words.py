@@ -114,6 +114,11 @@ class Words:
     split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
 
     @functools.cached_property
+    def asides(self) -> frozenset[str]:
+        """Words that say nothing beside an answer: a one-word opener ("oh"), an address."""
+        return self.address | {opener[0] for opener in self.openers if len(opener) == 1}
+
+    @functools.cached_property
     def manner_words(self) -> frozenset[str]:
         """One-word adverbials and tags: they say how to do it ("quickly", "quick"), never what."""
         said = (*self.adverbials, *self.comma_tags)
