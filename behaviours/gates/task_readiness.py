@@ -22,7 +22,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.grammar.social_acts import answered_in_kind, social_acts
+from cogtree.knowledge.language.grammar.social_acts import answered_in_kind, turn_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
@@ -134,7 +134,7 @@ class _Turn:
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: a social turn (:func:`~knowledge.language.grammar.social_acts.social_acts`:
+    Fast path: a social turn (:func:`~knowledge.language.grammar.social_acts.turn_acts`:
     thanks, a greeting, a farewell, and while a question is pending only those or a dismissal)
     that asks for no task of a pack but its catch-all -> Acknowledge; OutOfScope -> Reject; a
     safety doubt that forbids -> Reject; a request whose frame asks for a skill the robot
@@ -360,7 +360,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         asks = turn.frame is not None and turn.frame.task is not None
         asks = asks and not (turn.spec is not None and turn.spec.open_ended)  # not the catch-all
-        acts, confirm = social_acts(turn.request.text), bool(pending and pending.asks_to_confirm)
+        acts, confirm = turn_acts(turn.request), bool(pending and pending.asks_to_confirm)
         kind = answered_in_kind(acts, asks_a_task=asks, waiting=bool(pending), confirming=confirm)
         if kind or (pending is None and only_prohibits(turn.request.text)):  # "don't give Leo it"
             return self._decide("Acknowledge", [], "a social turn or a prohibition: acknowledged")

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cogtree.knowledge.language.closing_tags import as_read
-from cogtree.knowledge.language.grammar.social_acts import answers_no_question, social_acts
+from cogtree.knowledge.language.grammar.social_acts import answers_no_question, turn_acts
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -315,7 +315,7 @@ def continuation(
     words = [token.text for token in tokenize(utterance)]
     if not words or asks_the_robot(utterance):
         return None
-    acts = social_acts(frame.text) if frame is not None else ()
+    acts = turn_acts(frame) if frame is not None else ()
     if answers_no_question(acts, confirming=pending.asks_to_confirm):
         return None
     expected = expected_kind(pending)

@@ -322,12 +322,13 @@ class PendingTask(BaseModel):
 
     @property
     def asks_to_confirm(self) -> bool:
-        """Whether the question asks for a yes to the request as it stands.
+        """Whether the question asks for a yes to the request as it stands, or to an offer.
 
-        Safety doubts to confirm, or nothing missing ("Just to be sure: should I go ahead
-        with ...?"): a "no" to it drops the request.
+        Safety doubts to confirm, nothing missing ("Just to be sure: should I go ahead
+        with ...?"), or an offer ("The blue biro is there too, if you meant that one
+        instead."): a "no" to it drops the request.
         """
-        return bool(self.confirm) or not self.missing
+        return bool(self.confirm) or not self.missing or self.offered
 
 
 def plain(value: Any) -> SlotValue:

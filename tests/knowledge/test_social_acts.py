@@ -10,7 +10,9 @@ from cogtree.knowledge.language.grammar.social_acts import (
     answers_no_question,
     clause_acts,
     social_acts,
+    turn_acts,
 )
+from cogtree.knowledge.language.request_frame import parse_request
 
 
 @pytest.mark.parametrize(
@@ -80,3 +82,23 @@ def test_courtesies_and_dismissals_answer_no_question() -> None:
 def test_answering_no_act_is_a_mistake_of_the_caller() -> None:
     with pytest.raises(ValueError, match="at least one social act"):
         answer_in_kind(())
+
+
+@pytest.mark.parametrize(
+    ("text", "acts"),
+    [
+        ("nah, you're alright", ["decline", "decline"]),
+        ("no thanks, I'll get them myself", ["dismissal"]),
+        ("Nope - it's warm enough in here as it is.", ["decline"]),
+        ("nah, leave that on", ["decline"]),
+        ("no, it's fine, ta", ["decline"]),
+        ("no, the striped one", []),  # picks a thing: an answer, not a decline
+        ("no, bring me the other one", []),  # a request of its own
+        ("no, where is it?", []),  # a question
+        ("no, leave it on the shelf", []),  # somewhere to put it
+        ("yes, it's fine", []),  # a yes
+        ("it's cold enough as it is", []),  # no no to open it
+    ],
+)
+def test_a_no_and_why_is_a_decline_and_a_no_with_more_is_not(text: str, acts: list[str]) -> None:
+    assert list(turn_acts(parse_request(text))) == acts

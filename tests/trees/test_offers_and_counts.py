@@ -128,3 +128,47 @@ def test_anything_but_a_pick_lets_the_other_things_go(
     record = TurnRecord()
     record.add(session.turn("the striped one"))
     assert not [step for step in record.executed if "mug_striped" in step], record.executed
+
+
+@pytest.mark.parametrize(
+    "no",
+    [
+        "nah, you're alright",
+        "no thanks, I'll get them myself",
+        "no ta, it's fine, I'm going up anyway",
+    ],
+)
+def test_a_no_to_the_offer_with_a_reason_is_taken_as_said(
+    session: AssistantSession, no: str
+) -> None:
+    """Checked to fail before: a no with its reason was read as a request, out of scope
+    ("Sorry, I can't help with that: it is outside what I do...")."""
+    answer = session.turn("where are my reading glasses?")
+    assert answer.reply.endswith(OFFER), answer.reply
+    record = TurnRecord()
+    record.add(declined := session.turn(no))
+    assert declined.reply == "All right.", declined.reply
+    assert not record.executed
+
+
+def test_a_no_to_the_other_thing_offered_lets_it_go_and_a_pick_still_takes_it(
+    session: AssistantSession,
+) -> None:
+    """Checked to fail before: "no, it's fine" after the offer of the other mug was out of
+    scope; "no, the striped one" still picks the other mug."""
+    session.turn("bring me a mug")
+    assert session.turn("no, it's fine").reply == "All right."
+    session.turn("bring me a mug")
+    record = TurnRecord()
+    record.add(session.turn("no, the striped one"))
+    assert "HANDOVER(object=mug_striped, person=rachel, hand=right)" in record.executed
+
+
+def test_letting_a_thing_be_after_the_robot_acted_is_acknowledged(
+    session: AssistantSession,
+) -> None:
+    """Checked to fail before: "nah, leave that on" was out of scope."""
+    session.turn("bring me a mug")
+    record = TurnRecord()
+    record.add(let_be := session.turn("nah, leave that on"))
+    assert let_be.reply == "All right." and not record.executed

@@ -9,7 +9,7 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.knowledge.language.grammar.social_acts import answer_in_kind, social_acts
+from cogtree.knowledge.language.grammar.social_acts import answer_in_kind, turn_acts
 from cogtree.knowledge.safety.said_prohibitions import only_prohibits
 
 
@@ -80,7 +80,7 @@ class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     A prohibition alone ("don't give Leo the knife":
     :func:`~knowledge.safety.said_prohibitions.only_prohibits`) is answered "All right, I
     won't."; the hazard check keeps to it for the rest of the conversation.
-    Reads ``/turn/frame`` (:func:`~knowledge.language.grammar.social_acts.social_acts`); writes
+    Reads ``/turn/frame`` (:func:`~knowledge.language.grammar.social_acts.turn_acts`); writes
     ``/turn/reply``. SUCCESS when the answer was written; FAILURE when the turn has no parse
     or is no social turn. Never RUNNING.
     """
@@ -95,7 +95,7 @@ class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Write the answer to the turn's social acts."""
         frame = keys.read_request_frame(self.blackboard)
-        acts = social_acts(frame.text) if frame is not None else ()
+        acts = turn_acts(frame) if frame is not None else ()
         if frame is not None and not acts and only_prohibits(frame.text):
             reply = "All right, I won't."  # "don't give Leo the knife": kept for the conversation
         elif not acts:

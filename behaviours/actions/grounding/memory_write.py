@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
-from cogtree.knowledge.language.grammar.social_acts import drops_the_question, social_acts
+from cogtree.knowledge.language.grammar.social_acts import drops_the_question, turn_acts
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
@@ -397,7 +397,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         frame = keys.read_request_frame(self.blackboard)
         acknowledged = control == "Acknowledge" and frame is not None
-        acts = social_acts(frame.text) if acknowledged and frame is not None else ()
+        acts = turn_acts(frame) if acknowledged and frame is not None else ()
         if pending.offered and (control != "Proceed" or moves_on(pending, intent)):
             self.blackboard.unset(self.pending_key)  # an offer holds for the next turn only
             return [f"the offer of {pending.task} lapsed"]

@@ -21,10 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
 from cogtree.knowledge.language.grammar.words import request_words
+
+if TYPE_CHECKING:
+    from cogtree.knowledge.language.request_frame import RequestFrame, Step
 
 
 class SocialAct(StrEnum):
@@ -90,6 +93,52 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
         return ()
     acts = tuple(act for said in social for act in said)
     return () if SocialAct.ACCEPT in acts else acts
+
+
+def turn_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
+    """The social acts of the parsed turn ``frame``: :func:`social_acts`, or a no and why.
+
+    A turn that opens with a no and asks nothing more is a decline, whatever it goes on to
+    say of why ("no thanks, I'll get them myself", "nah, you're alright, it's cold enough"):
+    its first clause declines or dismisses and says no yes; every clause after it is social,
+    a statement (:func:`_says_why`; never "no, the blue one", which picks a thing) or lets a
+    thing be ("nah, leave that on"); it asks no question; and the parse holds no step but
+    one that leaves a thing as it is (:func:`_lets_be`). Empty otherwise.
+    """
+    acts = social_acts(frame.text)
+    if acts:
+        return acts
+    first, *rest = clauses_of(frame.text) or [""]
+    opening = clause_acts(first)
+    if SocialAct.ACCEPT in opening or not {SocialAct.DECLINE, SocialAct.DISMISSAL} & {*opening}:
+        return ()
+    if "?" in frame.text or not all(map(_lets_be, frame.steps)):
+        return ()
+    said = all(clause_acts(part) or _says_why(part) or _letting_be(part) for part in rest)
+    return opening if said else ()
+
+
+REASONS_OPEN: Final = frozenset(["i", "it", "he", "she", "we", "they", "you", "that", "there"])
+"""Subjects that open a statement of why, alone or joined to a verb ("it's", "I'll")."""
+
+LETTING_BE: Final = "leave"
+"""The verb that, with nowhere said to put the thing, asks for nothing to be done to it."""
+
+
+def _says_why(clause: str) -> bool:
+    """Whether ``clause`` is a statement: a subject, then more ("it's cold enough")."""
+    said = _words(clause)
+    return len(said) > 1 and said[0].split("'")[0] in REASONS_OPEN
+
+
+def _lets_be(step: Step) -> bool:
+    """Whether ``step`` leaves a thing as it is ("leave that on"): no place, nobody to give it."""
+    return step.verb == LETTING_BE and step.landmark is None and step.recipient is None
+
+
+def _letting_be(clause: str) -> bool:
+    """Whether ``clause`` opens with the verb that lets a thing be ("leave that on")."""
+    return _words(clause)[:1] == [LETTING_BE]
 
 
 def clauses_of(text: str) -> list[str]:
