@@ -51,6 +51,9 @@ PLACING: Final = "place"
 INDEFINITE: Final = frozenset(["", "a", "an", "another", "some"])
 """Determiners of a container asked for, not one already there ("a glass of", not "the")."""
 
+PORTION: Final = "some"
+"""How a portion of a thing asked for names its thing: "a bit of water" is "some water"."""
+
 DRINK: Final = "Drink"
 """The taxonomy's category of what is poured into a container asked for ("a glass of milk")."""
 
@@ -100,7 +103,10 @@ def _measure_described(phrase: ObjectPhrase) -> str:
 
 
 def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
-    """A portion's phrase as the thing it is of ("a piece of fruit" -> "fruit")."""
+    """A portion's phrase as the thing it is of ("a piece of fruit" -> "some fruit").
+
+    A portion is some of its thing: "a bit of water" is some water, never "a water".
+    """
     if not phrase.quantity.endswith(" of") and " of " not in f"{phrase.quantity} ":
         return phrase
     if measure_type(phrase) is not None or not phrase.text.startswith(phrase.determiner):
@@ -112,7 +118,10 @@ def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
     if not thing:
         return phrase
     determined = thing.split()[0].lower() in request_words().determiners  # "a few of the X"
-    return replace(phrase, text=thing if determined else f"{phrase.determiner} {thing}".strip())
+    if determined:
+        return replace(phrase, text=thing)
+    some = PORTION if phrase.determiner in INDEFINITE else phrase.determiner
+    return replace(phrase, text=f"{some} {thing}".strip(), determiner=some)
 
 
 def _filled_first(step: Step) -> list[Step]:
@@ -231,8 +240,8 @@ def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
 def water_as_fill(step: Step) -> Step:
     """Water put in a container ("put water in the kettle"): fill it at the tap.
 
-    Water named with no article (or "some") and no source is the tap's: the step fills its
-    landmark. Any other step is returned as it is.
+    Water named with no article, "some" or a portion ("a bit of water") and no source is the
+    tap's: the step fills its landmark. Any other step is returned as it is.
     """
     objects = step.wanted
     if (
@@ -245,9 +254,9 @@ def water_as_fill(step: Step) -> Step:
     ):
         return step
     water = objects[0]
-    if water.head != "water" or water.modifiers or water.quantity:
-        return step
-    if water.determiner not in ("", "some"):
+    if water.head != "water" or water.modifiers or measure_type(water) is not None:
+        return step  # "a bit of water" is water; "a glass of water" a glass
+    if water.determiner not in ("", "some") and not water.text.startswith(f"{PORTION} "):
         return step
     return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
 

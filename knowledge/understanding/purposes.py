@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import ACTIONS, request_words, says_no
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
@@ -89,7 +89,7 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     nor when the thing is for someone else ("find Tom something to cut with",
     "... for Tom"): who gets it is then not the speaker's to guess.
     """
-    said = without_tags(text)
+    said = as_read(text)
     clause = USE_CLAUSE.search(said)
     if clause is None or _destination(clause.group(0)) or says_no(said[: clause.start()]):
         return steps

@@ -43,6 +43,7 @@ from pydantic import BaseModel, Field
 
 from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
+from cogtree.knowledge.language.grammar.spelling import unreduced
 from cogtree.knowledge.language.grammar.words import PARTICLES, request_words
 from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, TalkedAbout, antecedent
 from cogtree.knowledge.packs.domain_pack import DomainPack, SlotSpec, TaskSpec
@@ -559,10 +560,11 @@ def grounded_in(value: Any, said: Sequence[str]) -> bool:
 def _said_singulars(utterance: str) -> tuple[str, ...]:
     """The words of ``utterance`` as :func:`is_grounded` matches them, singular.
 
+    Words said short are read in full, as the grammar reads them ("summat": something).
     Kept for the last utterances: a turn grounds every slot value in the same few texts, and
     reading a long one again for each value cost seconds (380,000 characters: 52 readings).
     """
-    return tuple(singular(word) for word in _said_words(utterance))
+    return tuple(singular(word) for word in _said_words(unreduced(utterance)))
 
 
 def _said_words(text: str) -> list[str]:

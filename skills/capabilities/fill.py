@@ -37,9 +37,12 @@ SHARES = (
     (re.compile(r"\b(?:a |one )?quarter[ -](?:full|way)\b"), 0.25),
     (re.compile(r"\b(?:a |one )?third[ -](?:full|way)\b"), 1 / 3),
     (re.compile(r"\bhalf(?:[ -]?way\b|[ -]full\b|[ -]fill)"), 0.5),
+    (re.compile(r"\ba (?:little |tiny )?(?:bit|drop|splash|dash) of (?:\w+ )?water\b"), 0.25),
+    (re.compile(r"\ba little (?:\w+ )?water\b"), 0.25),
 )
-"""How full a request says to fill a container ("half full", "halfway", "half-fill"), and that
-share of its capacity: never "half past three" nor "half a biscuit"."""
+"""How full a request says to fill a container ("half full", "halfway", "half-fill", and a
+little: "a bit of water", "a splash of"), and that share of its capacity: never "half past
+three" nor "half a biscuit"."""
 
 
 def said_share(said: Sequence[str]) -> float | None:

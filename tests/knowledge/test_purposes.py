@@ -93,6 +93,7 @@ def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
         ("could you find me something to keep the pens in", "something to keep the pens in", "me"),
         ("got anything to dry my hands on?", "anything to dry my hands on", "me"),
         ("anything I can draw with?", "anything I can draw with", "me"),
+        ("fetch us summat to sweep it up with", "something to sweep it up with", "us"),
         # the clause's own words make no step ("jam it open" opens nothing)
         (
             "the gate keeps swinging, get me something to jam it open",

@@ -780,6 +780,8 @@ def test_an_amount_is_no_part_of_the_thing(
         ("fit the U-bend", "fit the U-bend"),
         ("Can U pass the salt", "Can you pass the salt"),
         ("bring the U shaped cushion", "bring the U shaped cushion"),  # a capital U: a shape
+        ("got summat to prop it up?", "got something to prop it up?"),  # as a dialect says it
+        ("is there owt to eat", "is there anything to eat"),
     ],
 )
 def test_a_spelling_of_speech_is_read_in_full(text: str, read: str) -> None:

@@ -91,6 +91,10 @@ def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Bel
         ("fill the cup, it is half past three", None),
         ("fill the cup and bring me half a biscuit", None),
         ("fill the half-pint cup", None),
+        ("put a bit of water in the vase", 0.25),
+        ("just a splash of water in my glass", 0.25),
+        ("a little water in the bowl, please", 0.25),
+        ("fill it, a bit of a rush today", None),
     ],
 )
 def test_how_full_a_request_says(said: str, share: float | None) -> None:

@@ -325,6 +325,15 @@ def test_a_glass_of_water_is_filled_before_it_is_handed_over(talk: Dialogue) -> 
     assert record.turns[-1].reply == "I filled the tumbler with water. I brought you the tumbler."
 
 
+def test_a_bit_of_water_in_a_cup_fills_it_a_little(talk: Dialogue) -> None:
+    """Checked to fail before: "a bit of water" was read as "a water", which nothing is."""
+    record = TurnRecord()
+    record.add(talk.session.turn("pop a bit of water in the green cup"))
+    fills = [step for step in record.executed if step.startswith("FILL(")]
+    assert len(fills) == 1 and "amount_ml=" in fills[0], record.executed
+    assert record.turns[-1].reply.startswith("I filled the green cup with water"), record.turns
+
+
 def test_a_glass_of_a_drink_is_poured_before_it_is_handed_over(talk: Dialogue) -> None:
     heard = talk.say("could you get me a glass of wine?")
     assert heard.control == "Proceed"  # the bottle here holds nothing: the plan says what it is

@@ -70,8 +70,11 @@ def _unstretch(match: re.Match[str]) -> str:
 REDUCED_FORMS: Final = {
     "u": "you", "outta": "out of", "gimme": "give me",
     "lemme": "let me", "kinda": "kind of", "sorta": "sort of", "lotta": "lot of",
+    "summat": "something", "owt": "anything", "nowt": "nothing", "somethin": "something",
+    "sumthin": "something", "anythin": "anything", "nothin": "nothing", "thx": "thanks",
 }  # fmt: skip
-"""Function words and their neighbours as chat spells them said together, and in full."""
+"""Function words and their neighbours as chat spells them said together (or as a dialect
+says them: "summat", "owt"), and in full."""
 _REDUCED: Final = re.compile(
     r"(?<![\w'-])(" + "|".join(REDUCED_FORMS) + r")(?![\w'-])", re.IGNORECASE
 )
