@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene.referents.description import Phrase
+from cogtree.knowledge.scene.referents.description import Description, Phrase
 from cogtree.knowledge.scene.referents.other_uses import defined_uses
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 
@@ -180,3 +180,51 @@ def test_a_listed_use_stays_when_definitions_tie(shed: SceneGraph) -> None:
     """The reviewer's: "keep the food warm" shares a word with a blanket's, a spoon's and a
     tray's definitions alike; the listed use of "keep" (containers) is not overruled."""
     assert "blanket" not in [thing for thing, _ in found(shed, "something to keep the food warm")]
+
+
+LANDING = f"""{PREFIXES}
+:hanger a cog:Object ; rdfs:label "wooden coat hanger" ; cog:on :counter .
+:kneeler a cog:Object ; rdfs:label "garden kneeler" ; cog:on :counter .
+:scraper a cog:Object ; rdfs:label "ice scraper" ; cog:on :counter .
+:silk a cog:Object ; rdfs:label "silk tie" ; cog:on :counter .
+:bobble a cog:Object ; rdfs:label "hair tie" ; cog:objectType cog:HairTie ; cog:on :counter .
+:opener a cog:Object ; rdfs:label "bottle opener" ; cog:on :counter .
+"""
+
+
+@pytest.fixture(scope="module")
+def landing() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(LANDING, source="landing")
+    yield scene
+    scene.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("something to hang this shirt up on", ["hanger"]),  # no type: its label's noun
+        ("anything I can kneel on", ["kneeler"]),  # done on it
+        ("something to scrape the ice off", ["scraper"]),
+        ("something to tie my hair back", ["bobble"]),  # the one that says "hair" too
+        ("something to eat", []),  # what the thing is, no tool
+        ("something to give the baby", []),  # the thing is given: no tool's use
+        ("something to hold it with", []),  # "hold" says too little: no "holder" read
+        ("something to open this bottle with", ["opener"]),
+        ("something to open this wine with", []),  # a bottle opener is for bottles, no drink
+    ],
+)
+def test_a_tools_use_no_type_lists_is_what_its_label_is_named_for(
+    landing: SceneGraph, said: str, expected: list[str]
+) -> None:
+    """Checked to fail before: untyped things had no use, and a use said with an object of
+    its own but no "with" was read as what the thing is ("I have not seen...")."""
+    got = found(landing, said)
+    assert [thing for thing, _ in got] == expected
+    assert all(any("its label names it for it" in r for r in reasons) for _, reasons in got)
+
+
+def test_a_use_with_an_object_of_its_own_is_a_tools() -> None:
+    assert Description.parse("something to scoop it up").thing.use == "scoop up"
+    assert Description.parse("something to check her temperature").thing.use == "check"
+    assert Description.parse("something to give the baby").thing.use is None
+    assert Description.parse("something to put on my feet").thing.use is None

@@ -45,7 +45,7 @@ def study() -> Iterator[SceneGraph]:
         ("something to draw with", ["pencil"]),
         ("anything I can sketch this with", []),  # no use is "sketch": nothing, never a guess
         ("anything we could draw a map with", ["pencil"]),
-        ("something to jot this on", []),  # a jotter is written on, not "jot on"
+        ("something to jot this on", ["jotter"]),  # no listed use: its label is named for it
         ("something to write it on", ["jotter"]),  # written on: not the pencil
         ("something to cut the ribbon with", ["scissors"]),  # cut with: not the board
         ("something to cut the onion on", ["board"]),
@@ -60,6 +60,7 @@ def study() -> Iterator[SceneGraph]:
         ("nothing to stir my coffee with", ["spoon"]),  # the thing lacking is told by its use
         ("something to give my tea a good stir with", ["spoon"]),  # a light verb's noun of act
         ("something to give the desk a polish with", []),  # nothing is for polishing: no desk
+        ("something to plane this with", []),  # nothing is called a plane or a planer here
     ],
 )
 def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(

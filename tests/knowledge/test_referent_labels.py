@@ -216,3 +216,32 @@ def test_a_size_word_alone_with_one_matches_nothing_and_never_fails(
 ) -> None:
     """Found by review: with the size word left out nothing was left, and resolution raised."""
     assert ids(kitchen, description) == []
+
+
+LOUNGE = (
+    SCENE_PREFIXES
+    + """
+
+:lounge a cog:Room ; rdfs:label "lounge" .
+:hall a cog:Room ; rdfs:label "hall" .
+:tv_remote a cog:Object ; rdfs:label "TV remote" ; cog:objectType cog:Remote ; cog:inRoom :lounge .
+:aircon_remote a cog:Object ; rdfs:label "air con remote" ; cog:objectType cog:Remote ;
+    cog:inRoom :lounge .
+:vacuum a cog:Object ; rdfs:label "cordless vacuum" ; cog:objectType cog:VacuumCleaner ;
+    cog:inRoom :hall .
+"""
+)
+
+
+def test_a_word_the_taxonomy_reads_as_a_type_names_things_of_it() -> None:
+    """Checked to fail before: "the telly remote" and "the hoover" matched nothing, though the
+    taxonomy reads "telly" as a television and "hoover" as a vacuum cleaner."""
+    lounge = SceneGraph.from_turtle_text(LOUNGE, source="lounge")
+    try:
+        [remote] = lounge.resolve_referent("the telly remote")
+        assert (remote.id, remote.by_label) == ("tv_remote", False)
+        [hoover] = lounge.resolve_referent("the hoover")
+        assert (hoover.id, hoover.by_label) == ("vacuum", False)
+        assert ids(lounge, "the telly") == []  # the remote only goes with a telly
+    finally:
+        lounge.close()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
@@ -33,7 +34,7 @@ from cogtree.knowledge.wording import (
     whole_named,
 )
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
+from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -166,7 +167,10 @@ class Description:
         words = [_strip_possessive(word) for word in WORD.findall(normalised)]
         described = cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
         _, at = _purpose_at(words)
-        return replace(described, purpose=tuple(words[at:]) if at else ())
+        purpose = tuple(words[at:]) if at else ()
+        if purpose and purpose[-1] != "with" and _used_on(list(purpose[1:])):
+            purpose = (*purpose, "with")  # "to hang this shirt up on": a tool's use
+        return replace(described, purpose=purpose)
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Description:
@@ -208,8 +212,36 @@ def _for_purpose(words: list[str]) -> list[str]:
         return [*words[:index], "to", f"{verb[0]} {after[0]}", *after[1:]]
     tail = [word for word in after if word != "with"]
     particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
-    tool = ["with"] if "with" in after else []  # a tool's use
+    tool = ["with"] if "with" in after or _used_on(after) else []  # a tool's use
     return [*words[:index], "to", " ".join(verb + particle), *tool]
+
+
+OBJECT_PRONOUNS: Final = frozenset(["it", "them", "this", "that", "these", "those"])
+"""Pronouns that stand for a thing a purpose's verb acts on ("to scoop it up")."""
+OBJECT_OPENERS: Final = frozenset(
+    ["the", "a", "an", "my", "your", "his", "her", "our", "their", "its", "some"]
+)
+"""Words that open a noun phrase a purpose's verb acts on ("to check her temperature")."""
+
+
+def _used_on(after: list[str]) -> bool:
+    """Whether a purpose's verb acts on a thing of its own: the thing asked for is its tool.
+
+    ``after``: the words after the verb. "to hang this shirt up on", "to scoop it up", "to
+    check her temperature", "to keep the draught off my legs": the verb's object is said, so
+    "something" is what it is done with or in. Not when nothing is ("to eat", "to put on my
+    feet": the thing is what is eaten or put on), nor when the object is a being ("to give
+    the baby", "to feed the cat": the thing is what is given), nor a person's pronoun alone.
+    """
+    if not after or after[0] not in OBJECT_PRONOUNS | OBJECT_OPENERS:
+        return False
+    if after[0] in OBJECT_PRONOUNS:
+        return after[0] != "them" or len(after) > 1  # "to give them": people, perhaps
+    named = list(takewhile(lambda word: word not in USE_PARTICLES | {"with"}, after[1:]))
+    nouns = shipped_nouns()
+    if not named or nouns is None:
+        return False
+    return not nouns.first_in(named[-1], BEINGS) and bool(nouns.senses(named[-1]))
 
 
 def _purpose_at(words: list[str]) -> tuple[int, int]:

@@ -18,8 +18,14 @@ bread": cut. Only
   there a guess harms.
 
 The use said matches with its particle ("sweep up") or without it ("sweep"). A use said
-without "with" ("something to eat", "something to drink") names what the thing is, not a
-tool, and is never read so.
+without "with" nor an object of its own ("something to eat", "something to drink") names
+what the thing is, not a tool, and is never read so; one with its own object is a tool's
+("something to scoop it up": :mod:`.description`).
+
+A tool's use that no listed use nor definition names may be what the thing is called by:
+its label's last word is the use's verb or the doer of it (:func:`named_for`: "a coat
+hanger" for "something to hang this shirt on", "a garden kneeler" for "... to kneel on") -
+words of the label a type need not know.
 
 When no use verb of a definition matches either, the whole purpose of a tool ("... with") or
 of a verb that says little alone, with what follows it ("keep me warm"), is held against the
@@ -122,6 +128,24 @@ def _inheriting(vocabulary: Vocabulary, kind: str, present: Callable[[str], bool
         if present(narrower) and not defined_uses((vocabulary.type_labels.get(narrower) or [""])[0])
     ]
     return [kind, *own]
+
+
+NAMED_FOR: Final = "named use"
+"""How a thing matched a tool's use its own name says ("coat hanger": to hang)."""
+
+
+def named_for(use: str) -> frozenset[str]:
+    """The nouns that name a tool by its ``use``'s verb: the verb itself, or the doer of it.
+
+    "file" (a nail file), "hanger", "kneeler", "scraper", "cutter", "stopper": as the
+    dictionary knows them as nouns. None for a verb that says little (:data:`NO_USE_VERBS`).
+    """
+    verb = use.split()[0]
+    lemmas = shipped_lemmas()
+    if lemmas is None or verb in NO_USE_VERBS or not verb.isalpha():
+        return frozenset()
+    doers = {verb, f"{verb}er", f"{verb}{verb[-1]}er", f"{verb}r" if verb.endswith("e") else ""}
+    return frozenset(noun for noun in doers if noun and lemmas.lemma_of(noun, "noun") == noun)
 
 
 DESCRIBED: Final = "described use"

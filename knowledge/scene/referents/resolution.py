@@ -38,7 +38,9 @@ from cogtree.knowledge.scene.referents.kept import harmless, kept_in
 from cogtree.knowledge.scene.referents.other_uses import (
     DEFINED,
     DESCRIBED,
+    NAMED_FOR,
     kinds_for,
+    named_for,
     says_little,
 )
 from cogtree.knowledge.scene.referents.preferences import (
@@ -56,6 +58,7 @@ from cogtree.knowledge.scene.taxonomy import (
     FOOD,
     HELD,
     content_values,
+    household_taxonomy,
     is_drink,
     referred_to_by_content,
     serves_drinks,
@@ -217,9 +220,13 @@ def _matching(
         if first:  # a term's ways once, however many positions it covers
             terms[term] = [*terms.get(term, []), *ways]
         order[term] = min(at, order.get(term, at))
-        # a mere describing word never names the thing
+        # a mere describing word never names the thing; a word naming a label's kind only
+        # describes it before the word that names it ("the telly remote")
+        modifier = phrase.head is not None and at < phrase.head
         positions.setdefault(at, []).extend(
-            nodes for how, _, nodes in ways if how != "word" or at != phrase.head
+            nodes
+            for how, _, nodes in ways
+            if (how != "word" or at != phrase.head) and (how != WORD_KIND or modifier)
         )
 
     def add_terms(ways_of: Callable[[str], list[Way]]) -> None:
@@ -249,7 +256,11 @@ def _matching(
         found = _found(index, phrase, positions, terms, owners)
         # a guess when the word naming the thing matched only a label's words ("the blue
         # one"), not when it names the thing's kind and a describing word is in its label
-        # ("a bath towel": a towel labelled white bath towel)
+        # ("a bath towel": a towel labelled white bath towel), nor when the taxonomy reads
+        # it as the thing's type ("the hoover")
+        if phrase.head is not None:
+            head = phrase.words[phrase.head]
+            named += [nodes for how, _, nodes in _label_ways(index, head) if how == READ_AS]
         match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
     relative = _relative_sizes(phrase, positions) if not found else []
     if relative and set(positions) - set(relative):  # "the big one": nothing left to match
@@ -420,12 +431,55 @@ def _term_matches(
     ways.append(("owner", "", index.owned_by(owners)))
     found = [way for way in ways if _bound(way[2])]
     little = says_little(term, purpose)  # "keep me warm": what keeps, as definitions say
-    if (found and not little) or term not in (use, *purpose[:1]):
+    if found and not little:
         return found
+    if term not in (use, *purpose[:1]):
+        return _named_for_ways(index, term, use, purpose)
     uses = kinds_for(vocabulary, term, use, purpose, partial(_present, index))
     if little and found and len(uses) > 1:
         return found  # "keep the food warm": no one definition says it better than the list
-    return [way for way in _use_ways(index, uses, says_itself) if _bound(way[2])] or found
+    defined = [way for way in _use_ways(index, uses, says_itself) if _bound(way[2])]
+    return defined or found or _named_for_ways(index, term, use, purpose)
+
+
+def _named_for_ways(
+    index: SceneIndex, term: str, use: str | None, purpose: tuple[str, ...]
+) -> list[Way]:
+    """Things whose label is named for the tool's use (:func:`named_for`: "coat hanger").
+
+    For a tool's use, or a purpose whose verb is done on the thing ("something to kneel on").
+    Only things nothing flags as harmful (:func:`~.kept.harmless`), and of those, the ones
+    whose label says another word of the purpose when some do ("hair tie" for "to tie my
+    hair back", over a silk tie).
+    """
+    done_on = purpose[-1:] != ("with",) and purpose[1:2] and purpose[1] in USE_PARTICLES
+    if term != use and not (done_on and term.split()[0] == purpose[0]):
+        return []
+    named = harmless(index, _Nodes(index.members("by_head", sorted(named_for(term)))))
+    said = {word for word in purpose[1:] if word not in USE_PARTICLES}
+    labels = {n: [*node.labels] for n in named if (node := index.node(n)) is not None}
+    fitting = {n for n, names in labels.items() if _made_for_it(names, said)}
+    told = {n for n in fitting if said & {*" ".join(labels[n]).split()}}
+    nodes = told or fitting
+    return [(NAMED_FOR, term.split()[0], nodes)] if nodes else []
+
+
+def _made_for_it(labels: Sequence[str], said: AbstractSet[str]) -> bool:
+    """Whether what a label says its thing is for fits what the purpose acts on.
+
+    "a bottle opener" is for bottles: not for "this wine" (a drink); "a coat hanger" is for
+    coats, and so for "this shirt" (both clothing). Only types the taxonomy names are held
+    against each other; a label or a purpose that names none fits.
+    """
+    taxonomy = household_taxonomy()
+
+    def kinds(words: Iterable[str]) -> set[str]:
+        found = {kind for word in words if (kind := taxonomy.type_named(word)) is not None}
+        return found | {c for kind in found for c in taxonomy.categories_of(kind)}
+
+    acted_on = kinds(said)
+    made_for = kinds(word for label in labels for word in label.lower().split()[:-1])
+    return not acted_on or not made_for or bool(acted_on & made_for)
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
@@ -488,6 +542,7 @@ def _label_ways(index: SceneIndex, term: str) -> list[Way]:
     """The ways ``term`` matches the words of things' labels that no type of theirs says."""
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
     typed = vocabulary.types_named.get(term, set())
+    read = set() if typed else _read_as_type(index, term)
     ways: list[Way] = []
     said = set[str]().union(*(narrower.get(kind, {kind}) for kind in typed))
     known = [*index.members("by_name", [term]), *index.members("by_type", sorted(said))]
@@ -495,11 +550,35 @@ def _label_ways(index: SceneIndex, term: str) -> list[Way]:
     lemmas = shipped_lemmas()  # a word no dictionary knows is a name ("the Brita"), no description
     name = lemmas is not None and not lemmas.knows(term) and term.isalpha()
     ways.append(("named" if name else "word", "", _Nodes(index.members("by_word", [term]), known)))
-    for matched in sorted(typed):
+    for kind in sorted(read):  # "the hoover": the taxonomy reads the word as a vacuum cleaner
+        nodes = _Nodes(index.members("by_type", sorted(narrower.get(kind, {kind}))))
+        ways += [(READ_AS, label, nodes) for label in vocabulary.type_labels.get(kind, ())]
+    for matched in sorted(typed | read):
         words = sorted(_words_naming(vocabulary, narrower.get(matched, {matched})) - {term})
         nodes = _Nodes(index.members("by_head", words), known)
         ways += [("named kind", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
+        nodes = _Nodes(index.members("by_word", words), known)  # "the telly remote": TV remote
+        ways += [(WORD_KIND, label, nodes) for label in vocabulary.type_labels.get(matched, ())]
     return [way for way in ways if _bound(way[2])]
+
+
+READ_AS: Final = "read as"
+"""How a word no type of the belief is named by matched the type the taxonomy reads it as."""
+WORD_KIND: Final = "word kind"
+"""How a describing word matched a word of a label that names the same type ("telly": tv)."""
+
+
+def _read_as_type(index: SceneIndex, term: str) -> set[str]:
+    """The type the taxonomy reads the one word ``term`` as, when the belief holds things of it.
+
+    :meth:`~knowledge.scene.taxonomy.Taxonomy.type_named`, WordNet's kinds above the word
+    included ("hoover": a vacuum cleaner); none for a word it reads as no type.
+    """
+    lemmas = shipped_lemmas()
+    if " " in term or lemmas is None or lemmas.lemma_of(term, "noun") is None:
+        return set()  # "eat" is no noun, whatever a kind's name derives from it
+    kind = household_taxonomy().type_named(term)
+    return {kind} if kind is not None and kind in index.vocabulary.type_labels else set()
 
 
 def _words_naming(vocabulary: Vocabulary, types: Iterable[str]) -> set[str]:
@@ -548,7 +627,7 @@ def _kind(node: Node) -> ThingKind:
 
 HOLDING: Final = frozenset(["holds", "told holds"])
 """The ways a word matches a thing by what it holds."""
-USES: Final = frozenset(["use", DEFINED, DESCRIBED])
+USES: Final = frozenset(["use", DEFINED, DESCRIBED, NAMED_FOR])
 """How a thing matches what it is for: its type's listed use, or its definition's."""
 
 REASONS: Final = {
@@ -560,8 +639,10 @@ REASONS: Final = {
     "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
     "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names {a} {d}",
-    "word": "{q}: its label says {t}", DEFINED: "{q}: {a} {d} is for it, by its definition",
+    "word": "{q}: its label says {t}", READ_AS: "{q}: read as {a} {d}",
+    WORD_KIND: "{q}: its label names {a} {d}", DEFINED: "{q}: {a} {d} is for it, by its definition",
     DESCRIBED: "{q}: {a} {d} is for it, by the words of its definition",
+    NAMED_FOR: "{q}: its label names it for it",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 
