@@ -28,7 +28,9 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
     """The candidates ``item`` may refer to and, when ``placed`` and several, their places.
 
     Runs on a worker. A place is ``"<relation> <support>"`` ("on counter") for a candidate in
-    the room the speaker is in (they see it, a swap is at hand), "" for any other.
+    the room the speaker is in (they see it, a swap is at hand), "" for any other; but for
+    things of one name in one place wherever it is (two toilet rolls in the airing cupboard):
+    nobody could say which of them is meant, so either is the one.
     """
     candidates = scene.resolve_referent(item, speaker, limit=ASKED_LIMIT)
     places: dict[str, str] = {}
@@ -37,10 +39,13 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
         return candidates, places, readings
     here = scene.locate_object(speaker)
     room = here.room or here.support if here is not None else None
+    located = {candidate.id: scene.locate_object(candidate.id) for candidate in candidates}
+    spots = {(where.relation, where.support) if where else None for where in located.values()}
+    indistinct = len({c.label for c in candidates}) == 1 and len(spots) == 1 and None not in spots
     for candidate in candidates:
-        where = scene.locate_object(candidate.id)
-        near = where is not None and room is not None and where.room == room
-        places[candidate.id] = f"{where.relation} {where.support}" if where and near else ""
+        where = located[candidate.id]
+        seen = indistinct or (where is not None and room is not None and where.room == room)
+        places[candidate.id] = f"{where.relation} {where.support}" if where and seen else ""
         node = scene.index.node(candidate.id)
         values = dict(node.values) if node is not None else {}
         flags = frozenset(node.flags) if node is not None else frozenset()

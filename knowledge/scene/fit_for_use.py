@@ -143,9 +143,10 @@ def _whose(candidate: Candidate) -> frozenset[str]:
 
     A word of its label that names a type of the taxonomy (not the candidate's own) says what
     the thing goes with, which matters to the request: the TV remote is not the air con
-    remote. A colour or a pattern names no type ("the blue mug", "the spotty mug"), and the
-    words of a name of its own type are its name ("cereal bar" is a granola bar), as are those
-    of a narrower type its label names ("wine glass" is a glass of the kind WineGlass).
+    remote. A colour or a pattern names no type ("the blue mug", "the spotty mug"), nor does a
+    food before a thing not made for food (:data:`FOOD_HANDLING`: "the mustard cushion"), and
+    the words of a name of its own type are its name ("cereal bar" is a granola bar), as are
+    those of a narrower type its label names ("wine glass" is a glass of the kind WineGlass).
     """
     taxonomy = household_taxonomy()
     words = _WORD.findall(candidate.label.lower())
@@ -159,7 +160,22 @@ def _whose(candidate: Candidate) -> frozenset[str]:
     start = max(before - 1, 0)
     start = next((i for i in range(start) if " ".join(words[i:before]) in names), start)
     named = {taxonomy.type_named(word) for word in words[:start]}
-    return frozenset(kind for kind in named if kind and not taxonomy.is_a(own, kind))
+    handles_food = any(taxonomy.is_a(own, kind) for kind in FOOD_HANDLING)
+    return frozenset(
+        kind
+        for kind in named
+        if kind
+        and not taxonomy.is_a(own, kind)
+        and (handles_food or not (taxonomy.is_a(kind, FOOD) or taxonomy.is_a(kind, DRINK)))
+    )
+
+
+FOOD_HANDLING: Final = frozenset(
+    ["Tableware", "ContainerItem", "KitchenUtensil", "Cookware", "Cutlery", "Appliance"]
+)
+"""Categories of things made to hold, serve, prepare or keep food and drink: a food or a drink
+named before one's noun says what it goes with ("the mustard spoon", "the wine glass"); before
+anything else it only describes it ("the mustard cushion", "the lemon jumper")."""
 
 
 def named_part(label: str) -> str:

@@ -121,6 +121,8 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
         ([("sofa cushion", "Cushion"), ("sofa cushion", "Cushion")], True),
         ([("red cushion", "Cushion"), ("blue cushion", "Cushion")], True),  # a colour only
         ([("white pill pot", "Pot"), ("white pill pot", "Pot")], False),  # which pills? whose?
+        ([("grey cushion", "Cushion"), ("mustard cushion", "Cushion")], True),  # a food's colour
+        ([("mustard spoon", "Spoon"), ("soup spoon", "Spoon")], False),  # made for a food
     ],
     ids=[
         "bleach and water",
@@ -132,6 +134,8 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
         "two sofa cushions",
         "two colours",
         "two alike pill pots",
+        "a food before a cushion only describes it",
+        "a food before a spoon says what it is for",
     ],
 )
 def test_only_things_alike_in_what_they_are_are_interchangeable(

@@ -172,3 +172,43 @@ def test_letting_a_thing_be_after_the_robot_acted_is_acknowledged(
     record = TurnRecord()
     record.add(let_be := session.turn("nah, leave that on"))
     assert let_be.reply == "All right." and not record.executed
+
+
+LANDING = """
+id: two_rolls_upstairs
+title: Two toilet rolls in the airing cupboard on the landing, the user in the kitchen
+tier: simple
+robot: robot1
+world:
+  rooms:
+    kitchen: {}
+    landing: {}
+  doors:
+    stairs: {between: [kitchen, landing], kind: passage}
+  furniture:
+    airing: {kind: container, type: Cupboard, room: landing, height_m: 1.0, open: true,
+             label: airing cupboard}
+  objects:
+    roll_1: {type: ToiletPaper, in: airing, mass_kg: 0.1, label: toilet roll}
+    roll_2: {type: ToiletPaper, in: airing, mass_kg: 0.1, label: toilet roll}
+  robots:
+    robot1: {profile: humanoid, room: kitchen}
+  people:
+    rachel: {room: kitchen}
+belief:
+  seen_seconds_ago: 600
+request: {speaker: rachel, text: hello}
+goal: {all: ["in(roll_1, airing)"]}
+"""
+
+
+def test_things_nobody_could_tell_apart_are_either_one_wherever_they_are(
+    text_session: Callable[[str, str], AssistantSession],
+) -> None:
+    """Checked to fail before: two toilet rolls side by side out of the speaker's room were
+    asked about ("Which toilet roll do you mean: the toilet roll ... or the toilet roll ...?")."""
+    session = text_session(LANDING, "two_rolls_upstairs")
+    record = TurnRecord()
+    record.add(turn := session.turn("bring me the toilet roll"))
+    assert turn.control == "Proceed", turn.reply
+    assert len([step for step in record.executed if step.startswith("HANDOVER(")]) == 1
