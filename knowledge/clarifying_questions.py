@@ -75,14 +75,17 @@ def noun_for(slot: str, description: str | None) -> str:
 def _addressed(description: str) -> str:
     """A field description turned to the user: defaults and conditions cut, "you" for them.
 
-    ``"whom to borrow it from, if the user says"`` -> ``"whom should I borrow it from"``.
+    ``"whom to borrow it from, if the user says"`` -> ``"whom should I borrow it from"``;
+    ``"which object to bring to the person speaking"`` -> ``"which object should I bring to
+    you"``; ``"which cup, glass, jug or pot to fill"`` -> ``"which cup, glass, jug or pot
+    should I fill"``.
     """
     text = re.split(r";|\s\(default|,\s*if\s", description, maxsplit=1)[0].strip()
     text = re.sub(r"\bthe user's\b", "your", text, flags=re.IGNORECASE)
     text = re.sub(r"\bthe user (has|does|is|\w+s)\b", _you_verb, text, flags=re.IGNORECASE)
-    text = re.sub(r"\bthe user\b", "you", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:the user|the person speaking)\b", "you", text, flags=re.IGNORECASE)
     return re.sub(
-        r"^((?:which|what)(?:\s+\w+)?|who|whom|where|when|how)\s+to\s+",
+        r"^((?:which|what)\b[\w ,]*?|who|whom|where|when|how)\s+to\s+",
         r"\1 should I ",
         text,
         flags=re.IGNORECASE,

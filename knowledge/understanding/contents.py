@@ -51,9 +51,6 @@ PLACING: Final = "place"
 INDEFINITE: Final = frozenset(["", "a", "an", "another", "some"])
 """Determiners of a container asked for, not one already there ("a glass of", not "the")."""
 
-PORTION: Final = "some"
-"""How a portion of a thing asked for names its thing: "a bit of water" is "some water"."""
-
 DRINK: Final = "Drink"
 """The taxonomy's category of what is poured into a container asked for ("a glass of milk")."""
 
@@ -103,10 +100,7 @@ def _measure_described(phrase: ObjectPhrase) -> str:
 
 
 def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
-    """A portion's phrase as the thing it is of ("a piece of fruit" -> "some fruit").
-
-    A portion is some of its thing: "a bit of water" is some water, never "a water".
-    """
+    """A portion's phrase as the thing it is of ("a piece of fruit" -> "a fruit")."""
     if not phrase.quantity.endswith(" of") and " of " not in f"{phrase.quantity} ":
         return phrase
     if measure_type(phrase) is not None or not phrase.text.startswith(phrase.determiner):
@@ -118,10 +112,7 @@ def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
     if not thing:
         return phrase
     determined = thing.split()[0].lower() in request_words().determiners  # "a few of the X"
-    if determined:
-        return replace(phrase, text=thing)
-    some = PORTION if phrase.determiner in INDEFINITE else phrase.determiner
-    return replace(phrase, text=f"{some} {thing}".strip(), determiner=some)
+    return replace(phrase, text=thing if determined else f"{phrase.determiner} {thing}".strip())
 
 
 def _filled_first(step: Step) -> list[Step]:
@@ -256,7 +247,8 @@ def water_as_fill(step: Step) -> Step:
     water = objects[0]
     if water.head != "water" or water.modifiers or measure_type(water) is not None:
         return step  # "a bit of water" is water; "a glass of water" a glass
-    if water.determiner not in ("", "some") and not water.text.startswith(f"{PORTION} "):
+    portion = water.quantity.endswith("of")  # "a bit of water": some water
+    if water.determiner not in ("", "some") and not portion:
         return step
     return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
 

@@ -11,9 +11,15 @@ from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
 from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
-from cogtree.knowledge.clarifying_questions import slot_question, task_question, unseen_question
+from cogtree.knowledge.clarifying_questions import (
+    field_question,
+    slot_question,
+    task_question,
+    unseen_question,
+)
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domains.household.tasks import Fetch, Fill
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask, SlotResolution
 from cogtree.trees.testing import TreeHarness
@@ -408,3 +414,10 @@ def test_a_thing_never_seen_is_asked_about_in_the_listeners_words() -> None:
 )
 def test_switching_without_saying_how_asks_on_or_off(said: str, question: str) -> None:
     assert task_question(parse_request(said)) == question
+
+
+def test_a_question_from_a_field_description_speaks_to_the_user() -> None:
+    """Checked to fail before: "Which object should I bring to the person speaking?", "Which
+    cup, glass, jug or pot to fill?"."""
+    assert field_question("object", Fetch) == "Which object should I bring to you?"
+    assert field_question("container", Fill) == "Which cup, glass, jug or pot should I fill?"
