@@ -48,7 +48,7 @@ NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 399,
     "behaviours/gates/intent.py::RecognizeIntent": 454,
-    "behaviours/gates/task_readiness.py::TaskReadinessGate": 634,
+    "behaviours/gates/task_readiness.py::TaskReadinessGate": 633,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }
 """Node classes over :data:`NODE_CLASS_LINES` today, with their size now: they may only shrink."""

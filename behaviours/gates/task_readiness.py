@@ -22,7 +22,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.grammar.social_acts import answered_in_kind, turn_acts
+from cogtree.knowledge.language.grammar.social_acts import answered_in_kind
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
@@ -55,6 +55,7 @@ from cogtree.knowledge.safety.reversals import reversal_doubts
 from cogtree.knowledge.safety.said_prohibitions import only_prohibits
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.pending_question import turn_acts
 from cogtree.knowledge.understanding.slot_readiness import SlotCheck, ask_speaker_first, check_slots
 from cogtree.knowledge.understanding.turn_state import (
     MISSING_TASK,
@@ -134,26 +135,25 @@ class _Turn:
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: a social turn (:func:`~knowledge.language.grammar.social_acts.turn_acts`:
-    thanks, a greeting, a farewell, and while a question is pending only those or a dismissal)
-    that asks for no task of a pack but its catch-all -> Acknowledge; OutOfScope -> Reject; a
-    safety doubt that forbids -> Reject; a request whose frame asks for a skill the robot
-    lacks, unless its part before that is clear -> Reject;
-    no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
-    template) while the ``planner`` module has no model -> Clarify (missing ``task``: the
-    question asks what to do) rather than Proceed into a turn where nothing is done;
-    otherwise :func:`check_slots` decides, when nothing casts doubt on it: a slot missing,
+    Fast path: a social turn (:func:`~knowledge.understanding.pending_question.turn_acts`: thanks, a
+    greeting, a farewell, a no and why, and while a question is pending only those or a dismissal)
+    that asks for no task of a pack but its catch-all -> Acknowledge; OutOfScope -> Reject; a safety
+    doubt that forbids -> Reject; a request whose frame asks for a skill the robot lacks, unless its
+    part before that is clear -> Reject; no task of the pack -> Clarify (missing ``task``); the
+    pack's open-ended task (no plan template) while the ``planner`` module has no model -> Clarify
+    (missing ``task``: the question asks what to do) rather than Proceed into a turn where nothing
+    is done; otherwise :func:`check_slots` decides, when nothing casts doubt on it: a slot missing,
     not said, unresolved (0 ids), ambiguous (several ids) or invalid -> Clarify naming them;
-    complete -> Proceed. Doubts send the decision to the model (module ``inner_speech``):
-    intent confidence below ``confident_at``, a referent that names nothing the robot knows
-    (a typo, another word, a thing not here: the model may Reject), negation (unless the
-    frame flags a ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk
-    words, a person as the thing to move, phrasing that instructs the robot, taking back a fact
-    the memory keeps or lifting a constraint it holds (:mod:`knowledge.safety.memory_doubts`), and
-    any rule a hazard layer adds: :mod:`knowledge.safety.doubts`), which read every utterance
-    of the request (a pending one too). The model answers in a per-task schema (control,
-    missing as a Literal of the task's required slots, the target domain as a Literal of the
-    other loaded packs, rationale); it never supplies slot values.
+    complete -> Proceed. Doubts send the decision to the model (module ``inner_speech``): intent
+    confidence below ``confident_at``, a referent that names nothing the robot knows (a typo,
+    another word, a thing not here: the model may Reject), negation (unless the frame flags a
+    ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk words, a person as the
+    thing to move, phrasing that instructs the robot, taking back a fact the memory keeps or lifting
+    a constraint it holds (:mod:`knowledge.safety.memory_doubts`), and any rule a hazard layer adds:
+    :mod:`knowledge.safety.doubts`), which read every utterance of the request (a pending one too).
+    The model answers in a per-task schema (control, missing as a Literal of the task's required
+    slots, the target domain as a Literal of the other loaded packs, rationale); it never supplies
+    slot values.
 
     Guard (cannot be overridden):
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from cogtree.knowledge.language.closing_tags import as_read
-from cogtree.knowledge.language.grammar.social_acts import answers_no_question, turn_acts
+from cogtree.knowledge.language.grammar.social_acts import answers_no_question
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -54,6 +54,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     slot_answered,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
+from cogtree.knowledge.understanding.pending_question import turn_acts
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
 from cogtree.knowledge.understanding.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
 from cogtree.knowledge.understanding.turn_state import PendingTask
@@ -291,23 +292,21 @@ def continuation(
     A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
     magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
     Nor do thanks, a greeting, a farewell, a dismissal ("hello", "not now") or a "no" to a
-    question asking to confirm (:mod:`~knowledge.language.grammar.social_acts`).
-    An answer of the place kind (:mod:`~knowledge.understanding.answer_kinds`, from the turn's
-    parse ``frame``) to a question where a thing the robot has never seen is tells where it
-    is: it is noted (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as
-    the thing. Otherwise it does when it fills a missing slot
-    (:func:`~knowledge.understanding.slot_filling.fill_slots` with the pack's lexicons), or when it
-    is a short answer (at most :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of the
-    cue phrases of the domain's other tasks, and of a kind that fits the question's), which
-    then fills the missing slot its kind fits
-    (:func:`~knowledge.understanding.answer_kinds.slot_answered`) with its words (its first
-    clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`). An
-    option offered is picked by the first clause, or by what follows it when the answer
-    corrects itself (:func:`~knowledge.understanding.answer_kinds.correction`), which must
-    then pick one: else the utterance is no answer. An utterance that parses as a request of
-    the same task and fills no slot still answers when it picks one option ("the weather's
-    turning, so the raincoat I suppose").
-    A request of its own that no step of ``pending``'s task holds never does either
+    question asking to confirm (:func:`~.pending_question.turn_acts`). An answer of the place kind
+    (:mod:`~knowledge.understanding.answer_kinds`, from the turn's parse ``frame``) to a question
+    where a thing the robot has never seen is tells where it is: it is noted
+    (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as the thing. Otherwise
+    it does when it fills a missing slot (:func:`~knowledge.understanding.slot_filling.fill_slots`
+    with the pack's lexicons), or when it is a short answer (at most :data:`SHORT_ANSWER_WORDS`
+    words, not a dismissal, none of the cue phrases of the domain's other tasks, and of a kind that
+    fits the question's), which then fills the missing slot its kind fits
+    (:func:`~knowledge.understanding.answer_kinds.slot_answered`) with its words (its first clause
+    when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`). An option offered
+    is picked by the first clause, or by what follows it when the answer corrects itself
+    (:func:`~knowledge.understanding.answer_kinds.correction`), which must then pick one: else the
+    utterance is no answer. An utterance that parses as a request of the same task and fills no slot
+    still answers when it picks one option ("the weather's turning, so the raincoat I suppose"). A
+    request of its own that no step of ``pending``'s task holds never does either
     (:func:`~knowledge.understanding.answer_kinds.asks_another_task`). Never raises for any text.
     """
     task = pack.task(pending.task)

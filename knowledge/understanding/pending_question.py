@@ -39,6 +39,9 @@ a slot's thing to ``$speaker``). The offer is a pending task (``offered``) whose
 the thing's label, as proposed: the robot says what it would do, so a yes runs exactly that
 (:func:`accepts`), and anything else drops the offer.
 
+A no to an offer or a question may come with its reason ("no thanks, I'll get them myself"):
+:func:`turn_acts` reads such a turn as a decline, as the social formulas read a bare "no".
+
 After a physical task that took any one of several things ("bring me a mug": the red one),
 the reply names the others ("The striped mug is there too, if you meant that one instead"),
 so a wrong pick costs the user a word: the same task waits for the next turn with its slot
@@ -59,9 +62,12 @@ from cogtree.knowledge.language.grammar.social_acts import (
     clause_acts,
     clauses_of,
     first_clause,
+    social_acts,
+    words_of,
 )
+from cogtree.knowledge.language.grammar.statements import says_why
 from cogtree.knowledge.language.question_form import asks_whether
-from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.scene.fit_for_use import WHICH_MATTERS, also_there
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -226,3 +232,42 @@ _HEDGES: Final = re.compile(
 )
 """Words after a yes that put off, change or add to what it takes ("yes, after lunch", "yes,
 and the mug too"): the turn is then read as any other."""
+
+
+def turn_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
+    """The social acts of the parsed turn ``frame``: its formulas', or a no and why.
+
+    Its formulas' (:func:`social_acts`) when every clause is one. Else a turn that opens with a
+    no and asks nothing more is a decline, whatever it goes on to say of why ("no thanks, I'll
+    get them myself", "nah, you're alright, it's cold enough"): its first clause declines or
+    dismisses and says no yes; every clause after it is social, a statement
+    (:func:`~knowledge.language.grammar.statements.says_why`; never "no, the blue one", which
+    picks a thing) or lets a thing be ("nah, leave that on"); it asks no question; and the
+    parse holds no step but one that leaves a thing as it is (:func:`_lets_be`). Empty
+    otherwise.
+    """
+    acts = social_acts(frame.text)
+    if acts:
+        return acts
+    first, *rest = clauses_of(frame.text) or [""]
+    opening = clause_acts(first)
+    if SocialAct.ACCEPT in opening or not {SocialAct.DECLINE, SocialAct.DISMISSAL} & {*opening}:
+        return ()
+    if "?" in frame.text or not all(map(_lets_be, frame.steps)):
+        return ()
+    said = all(clause_acts(part) or says_why(part) or _letting_be(part) for part in rest)
+    return opening if said else ()
+
+
+LETTING_BE: Final = "leave"
+"""The verb that, with nowhere said to put the thing, asks for nothing to be done to it."""
+
+
+def _lets_be(step: Step) -> bool:
+    """Whether ``step`` leaves a thing as it is ("leave that on"): no place, nobody to give it."""
+    return step.verb == LETTING_BE and step.landmark is None and step.recipient is None
+
+
+def _letting_be(clause: str) -> bool:
+    """Whether ``clause`` opens with the verb that lets a thing be ("leave that on")."""
+    return words_of(clause)[:1] == [LETTING_BE]

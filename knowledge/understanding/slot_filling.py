@@ -558,9 +558,8 @@ def grounded_in(value: Any, said: Sequence[str]) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _said_singulars(utterance: str) -> tuple[str, ...]:
-    """The words of ``utterance`` as :func:`is_grounded` matches them, singular.
+    """The words of ``utterance`` as :func:`is_grounded` matches them, singular, in full.
 
-    Words said short are read in full, as the grammar reads them ("summat": something).
     Kept for the last utterances: a turn grounds every slot value in the same few texts, and
     reading a long one again for each value cost seconds (380,000 characters: 52 readings).
     """

@@ -10,9 +10,9 @@ from cogtree.knowledge.language.grammar.social_acts import (
     answers_no_question,
     clause_acts,
     social_acts,
-    turn_acts,
 )
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.understanding.pending_question import turn_acts
 
 
 @pytest.mark.parametrize(

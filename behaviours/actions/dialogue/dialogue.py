@@ -9,8 +9,9 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.knowledge.language.grammar.social_acts import answer_in_kind, turn_acts
+from cogtree.knowledge.language.grammar.social_acts import answer_in_kind
 from cogtree.knowledge.safety.said_prohibitions import only_prohibits
+from cogtree.knowledge.understanding.pending_question import turn_acts
 
 
 class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -80,7 +81,7 @@ class AnswerInKind(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     A prohibition alone ("don't give Leo the knife":
     :func:`~knowledge.safety.said_prohibitions.only_prohibits`) is answered "All right, I
     won't."; the hazard check keeps to it for the rest of the conversation.
-    Reads ``/turn/frame`` (:func:`~knowledge.language.grammar.social_acts.turn_acts`); writes
+    Reads ``/turn/frame`` (:func:`~knowledge.understanding.pending_question.turn_acts`); writes
     ``/turn/reply``. SUCCESS when the answer was written; FAILURE when the turn has no parse
     or is no social turn. Never RUNNING.
     """

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
-from cogtree.knowledge.language.grammar.social_acts import drops_the_question, turn_acts
+from cogtree.knowledge.language.grammar.social_acts import drops_the_question
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.memory.failures import memory_failure
 from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
@@ -34,6 +34,7 @@ from cogtree.knowledge.understanding.pending_question import (
     moves_on,
     offer_after,
     settle_moved_on,
+    turn_acts,
 )
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,

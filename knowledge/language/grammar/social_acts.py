@@ -21,13 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from cogtree.knowledge.language.grammar.spelling import unreduced, unstretched, with_apostrophes
 from cogtree.knowledge.language.grammar.words import request_words
-
-if TYPE_CHECKING:
-    from cogtree.knowledge.language.request_frame import RequestFrame, Step
 
 
 class SocialAct(StrEnum):
@@ -53,7 +50,8 @@ _CLAUSE_END: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
 _WORD: Final = re.compile(r"[a-z0-9]+(?:'[a-z]+)*")
 
 
-def _words(clause: str) -> list[str]:
+def words_of(clause: str) -> list[str]:
+    """The words of ``clause`` as the formulas are read: typed spellings put back, lower case."""
     said = with_apostrophes(unreduced(unstretched(clause))).lower().replace("\u2019", "'")
     return _WORD.findall(said)
 
@@ -68,7 +66,7 @@ def clause_acts(clause: str) -> tuple[SocialAct, ...]:
         ((formula, SocialAct(act)) for act, said in words.social.items() for formula in said),
         key=lambda item: -len(item[0]),
     )
-    said, acts, at = _words(clause), list[SocialAct](), 0
+    said, acts, at = words_of(clause), list[SocialAct](), 0
     while at < len(said):
         found = next(((f, act) for f, act in formulas if tuple(said[at : at + len(f)]) == f), None)
         if found is not None:
@@ -95,52 +93,6 @@ def social_acts(text: str) -> tuple[SocialAct, ...]:
     return () if SocialAct.ACCEPT in acts else acts
 
 
-def turn_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
-    """The social acts of the parsed turn ``frame``: :func:`social_acts`, or a no and why.
-
-    A turn that opens with a no and asks nothing more is a decline, whatever it goes on to
-    say of why ("no thanks, I'll get them myself", "nah, you're alright, it's cold enough"):
-    its first clause declines or dismisses and says no yes; every clause after it is social,
-    a statement (:func:`_says_why`; never "no, the blue one", which picks a thing) or lets a
-    thing be ("nah, leave that on"); it asks no question; and the parse holds no step but
-    one that leaves a thing as it is (:func:`_lets_be`). Empty otherwise.
-    """
-    acts = social_acts(frame.text)
-    if acts:
-        return acts
-    first, *rest = clauses_of(frame.text) or [""]
-    opening = clause_acts(first)
-    if SocialAct.ACCEPT in opening or not {SocialAct.DECLINE, SocialAct.DISMISSAL} & {*opening}:
-        return ()
-    if "?" in frame.text or not all(map(_lets_be, frame.steps)):
-        return ()
-    said = all(clause_acts(part) or _says_why(part) or _letting_be(part) for part in rest)
-    return opening if said else ()
-
-
-REASONS_OPEN: Final = frozenset(["i", "it", "he", "she", "we", "they", "you", "that", "there"])
-"""Subjects that open a statement of why, alone or joined to a verb ("it's", "I'll")."""
-
-LETTING_BE: Final = "leave"
-"""The verb that, with nowhere said to put the thing, asks for nothing to be done to it."""
-
-
-def _says_why(clause: str) -> bool:
-    """Whether ``clause`` is a statement: a subject, then more ("it's cold enough")."""
-    said = _words(clause)
-    return len(said) > 1 and said[0].split("'")[0] in REASONS_OPEN
-
-
-def _lets_be(step: Step) -> bool:
-    """Whether ``step`` leaves a thing as it is ("leave that on"): no place, nobody to give it."""
-    return step.verb == LETTING_BE and step.landmark is None and step.recipient is None
-
-
-def _letting_be(clause: str) -> bool:
-    """Whether ``clause`` opens with the verb that lets a thing be ("leave that on")."""
-    return _words(clause)[:1] == [LETTING_BE]
-
-
 def clauses_of(text: str) -> list[str]:
     """The clauses of ``text``, split at marks and dashes, each stripped, none empty."""
     return [part.strip() for part in _CLAUSE_END.split(text) if part.strip()]
@@ -154,7 +106,7 @@ def first_clause(text: str) -> str:
 def _says_nothing(clause: str) -> bool:
     """Whether ``clause`` is only fillers and forms of address ("love", "erm")."""
     words = request_words()
-    return all(w in words.social_fillers or w in words.address for w in _words(clause))
+    return all(w in words.social_fillers or w in words.address for w in words_of(clause))
 
 
 def drops_the_question(acts: Sequence[SocialAct], *, confirming: bool) -> bool:
