@@ -80,6 +80,7 @@ def kitchen() -> Iterator[SceneGraph]:
         ("the can", ["cola"]),
         ("the table", ["table"]),  # the table lamp is no table
         ("the tea", []),  # nor is a tea towel tea
+        ("the paper", ["paper"]),  # labelled so: not the letters, only made of paper
     ],
 )
 def test_a_thing_is_matched_by_what_its_label_says(

@@ -9,7 +9,7 @@ matched only by the words of labels: a guess that answers, never one acted on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Final
 
@@ -45,11 +45,18 @@ DESCRIBING: Final = frozenset(["attribute", "flag"])
 """How a term matches when it only describes the thing (a material, a colour)."""
 
 
-def head_by_kind(found: set[str], terms: dict[str, list[Way]], phrase: Phrase) -> set[str]:
+def head_by_kind(
+    found: set[str],
+    terms: dict[str, list[Way]],
+    phrase: Phrase,
+    called: Callable[[str], AbstractSet[str]],
+) -> set[str]:
     """The last word names what the thing is: "a glass" is a glass, not a glass bottle.
 
     Things that match the description's last word only by an attribute (a material, a
-    colour) are dropped when other things are of that kind or called so. A description
+    colour) are dropped when other things are of that kind or called so: by their type, or
+    by the last word of their own label (``called``: the things a word heads the label of;
+    "the paper" is the newspaper labelled so, not the letters made of paper). A description
     whose noun is "one" or "something" ("the glass one", "something glass") describes by
     every word and is left alone.
     """
@@ -58,10 +65,12 @@ def head_by_kind(found: set[str], terms: dict[str, list[Way]], phrase: Phrase) -
     last = max(phrase.content)
     heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
     ways = [(how, nodes & found) for term in heads for how, _, nodes in terms.get(term, ())]
-    if not union(nodes for how, nodes in ways if how in BY_KIND):
-        return found
     described = union(nodes for how, nodes in ways if how in DESCRIBING)
-    return found - (described - union(nodes for how, nodes in ways if how not in DESCRIBING))
+    headed = described & called(phrase.words[last])  # "the paper": labelled so
+    if not union(nodes for how, nodes in ways if how in BY_KIND) and not headed:
+        return found
+    others = union(nodes for how, nodes in ways if how not in DESCRIBING)
+    return found - (described - others - headed)
 
 
 def named_over_typed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:

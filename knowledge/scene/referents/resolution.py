@@ -321,7 +321,13 @@ def _found(
         return set()
     found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
     found = typed_over_headed(found, terms)
-    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
+    headed = partial(_headed, index)
+    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase, headed)
+
+
+def _headed(index: SceneIndex, word: str) -> AbstractSet[str]:
+    """The things whose label's noun is ``word`` ("the paper" for the newspaper so labelled)."""
+    return Nodes(index.members("by_head", [word]))
 
 
 THING_KINDS: Final[dict[str, ThingKind]] = {
