@@ -85,7 +85,7 @@ def _addressed(description: str) -> str:
     text = re.sub(r"\bthe user (has|does|is|\w+s)\b", _you_verb, text, flags=re.IGNORECASE)
     text = re.sub(r"\b(?:the user|the person speaking)\b", "you", text, flags=re.IGNORECASE)
     return re.sub(
-        r"^((?:which|what)\b[\w ,]*?|who|whom|where|when|how)\s+to\s+",
+        r"^((?:which|what)(?:\s+\w+(?:(?:,\s*|\s+or\s+)\w+)*)?|who|whom|where|when|how)\s+to\s+",
         r"\1 should I ",
         text,
         flags=re.IGNORECASE,

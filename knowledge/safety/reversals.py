@@ -5,10 +5,9 @@ matcher read may be the opposite of what was meant, so the readiness gate does n
 without the model. :func:`reversal_doubts` finds them in what was said, and leaves out the
 negations that do not turn the request around: one the pack's lexicon read into a slot ("don't
 like" as a relation), one after a reason ("... so I don't forget"), one in a statement beside
-the request ("it's not clean, wipe the table") or an answer ("Freezer. I won't get round to
-it"), one that only rules a thing out ("with the blue cloth, not the dishcloth"), any in a
-correction the pack reads itself, and those of a remark that leaves the choice to the robot
-("I don't mind which"). In an answer to
+the request ("it's not clean, wipe the table"), one that only rules a thing out ("with the blue
+cloth, not the dishcloth"), any in a correction the pack reads itself, and
+those of a remark that leaves the choice to the robot ("I don't mind which"). In an answer to
 a question that offered options a hedge that only gives a view ("the grey one I think") is
 no doubt either; to an open question, or one that asked to confirm, it is.
 """
@@ -23,8 +22,6 @@ from cogtree.knowledge.language.grammar.indifference import (
     without_choice_left,
     without_opinion,
 )
-from cogtree.knowledge.language.grammar.social_acts import clauses_of
-from cogtree.knowledge.language.grammar.statements import says_why
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.understanding.turn_state import IntentFrame
 from cogtree.knowledge.wording import singular
@@ -83,8 +80,9 @@ def reversal_doubts(
         matches = list(pattern.finditer(text))
         if pattern is NEGATION and reason is not None:
             matches = [match for match in matches if match.start() < reason.start()]
-        if pattern is NEGATION:  # one in a statement beside the request or the answer
-            spans = [(at, at + len(c)) for c in _asides(request) if (at := text.find(c)) >= 0]
+        if pattern is NEGATION and request.steps:  # one in a statement beside it
+            asides = [c for c in request.context if not ORDER_NEGATION.match(c.strip())]
+            spans = [(at, at + len(c)) for c in asides if (at := text.find(c)) >= 0]
             matches = [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
         found = [match.group(0) for match in matches]
         if pattern is NEGATION:
@@ -99,19 +97,6 @@ def reversal_doubts(
         if found:
             doubts.append(f"{what}: {found[0]!r}")
     return doubts
-
-
-def _asides(request: RequestFrame) -> list[str]:
-    """The statements said beside what the turn asks (their negations turn nothing around).
-
-    Beside a request, its context clauses but an order ("don't ..."); beside an answer (no
-    step: "Freezer. I won't get round to it this week"), the clauses after the first that are
-    statements (:func:`~knowledge.language.grammar.statements.says_why`).
-    """
-    if request.steps:
-        return [clause for clause in request.context if not ORDER_NEGATION.match(clause.strip())]
-    parts = [part for clause in request.context for part in clauses_of(clause)]
-    return [part for part in parts[1:] if says_why(part)]
 
 
 def _rules_out(text: str, negation: re.Match[str], request: RequestFrame) -> bool:

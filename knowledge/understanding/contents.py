@@ -232,7 +232,8 @@ def water_as_fill(step: Step) -> Step:
     """Water put in a container ("put water in the kettle"): fill it at the tap.
 
     Water named with no article, "some" or a portion ("a bit of water") and no source is the
-    tap's: the step fills its landmark. Any other step is returned as it is.
+    tap's: the step fills its landmark, when that is a vessel (:func:`_holds_water`: never a
+    toaster). Any other step is returned as it is.
     """
     objects = step.wanted
     if (
@@ -244,6 +245,8 @@ def water_as_fill(step: Step) -> Step:
         or len(objects) != 1
     ):
         return step
+    if not _holds_water(step.landmark):
+        return step  # "water in the toaster": no vessel to fill
     water = objects[0]
     if water.head != "water" or water.modifiers or measure_type(water) is not None:
         return step  # "a bit of water" is water; "a glass of water" a glass
@@ -251,6 +254,24 @@ def water_as_fill(step: Step) -> Step:
     if water.determiner not in ("", "some") and not portion:
         return step
     return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
+
+
+def _holds_water(place: ObjectPhrase) -> bool:
+    """Whether the taxonomy reads ``place`` as a vessel: made to hold liquid, or a dish.
+
+    Tableware and cookware count (a bowl, a pan). A thing of no known type, or an appliance
+    that holds none (a toaster), is no vessel: water put in it is never filled there.
+    """
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(place.text)
+    if kind is None:
+        return False
+    vessel = any(taxonomy.is_a(kind, category) for category in VESSELS)
+    return HOLDS_LIQUID in taxonomy.properties(kind).flags or vessel
+
+
+VESSELS: Final = ("Tableware", "Cookware")
+"""Categories of things water may be put in to fill them, beside those made to hold liquid."""
 
 
 WATER_SOURCE: Final = "water_source"

@@ -65,7 +65,7 @@ from cogtree.knowledge.language.grammar.social_acts import (
     social_acts,
     words_of,
 )
-from cogtree.knowledge.language.grammar.statements import says_why
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
@@ -241,7 +241,7 @@ def turn_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
     no and asks nothing more is a decline, whatever it goes on to say of why ("no thanks, I'll
     get them myself", "nah, you're alright, it's cold enough"): its first clause declines or
     dismisses and says no yes; every clause after it is social, a statement
-    (:func:`~knowledge.language.grammar.statements.says_why`; never "no, the blue one", which
+    (:func:`_says_why`; never "no, the blue one", which
     picks a thing) or lets a thing be ("nah, leave that on"); it asks no question; and the
     parse holds no step but one that leaves a thing as it is (:func:`_lets_be`). Empty
     otherwise.
@@ -255,8 +255,28 @@ def turn_acts(frame: RequestFrame) -> tuple[SocialAct, ...]:
         return ()
     if "?" in frame.text or not all(map(_lets_be, frame.steps)):
         return ()
-    said = all(clause_acts(part) or says_why(part) or _letting_be(part) for part in rest)
+    said = all(clause_acts(part) or _says_why(part) or _letting_be(part) for part in rest)
     return opening if said else ()
+
+
+REASONS_OPEN: Final = frozenset(["i", "it", "he", "she", "we", "they", "you"])
+"""Subjects that open a statement of why beside a no, alone or joined to a verb ("it's")."""
+
+REDIRECTS: Final = frozenset(["meant", "mean", "rather", "prefer", "instead"])
+"""Words with which a statement after a no says what is wanted instead ("no, I meant ...")."""
+
+
+def _says_why(clause: str) -> bool:
+    """Whether ``clause`` only says why: a subject, then more, and no want of its own.
+
+    "it's cold enough as it is", "I'll get them myself"; not "I want the striped mug", "I
+    meant the other one" (a want or a redirect: the turn asks for something), nor "that one".
+    """
+    said = words_of(clause)
+    if len(said) < 2 or said[0].split("'")[0] not in REASONS_OPEN or REDIRECTS & {*said}:
+        return False
+    wants = request_words().wants
+    return not any(tuple(said[: len(want)]) == want for want in wants)
 
 
 LETTING_BE: Final = "leave"

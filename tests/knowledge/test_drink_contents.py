@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.language.request_frame import parse_request
-from cogtree.knowledge.understanding.contents import with_contents
+from cogtree.knowledge.understanding.contents import water_as_fill, with_contents
 
 
 def test_a_new_glass_of_a_cold_drink_is_poured_then_brought() -> None:
@@ -129,3 +129,22 @@ def test_a_drink_in_the_container_it_comes_in_is_that_thing() -> None:
 def test_a_measure_may_be_described_before_its_of(said: str, quantity: str) -> None:
     (step,) = parse_request(said).steps
     assert step.objects[0].quantity == quantity
+
+
+@pytest.mark.parametrize(
+    ("said", "action"),
+    [
+        ("put a bit of water in the sippy cup", "fill"),
+        ("put some water in the dog's bowl", "fill"),
+        ("put water in the kettle", "fill"),
+        ("put a bit of water in the toaster", "place"),  # no vessel: never filled
+        ("put water in the laptop", "place"),
+        ("put some water in the thingamajig", "place"),  # no known type: no vessel either
+    ],
+)
+def test_water_put_in_a_vessel_fills_it_and_in_anything_else_does_not(
+    said: str, action: str
+) -> None:
+    """Checked to fail before: "water in the toaster" filled the toaster at the tap."""
+    [step] = with_contents(parse_request(said)).steps
+    assert water_as_fill(step).action == action

@@ -93,6 +93,10 @@ def test_answering_no_act_is_a_mistake_of_the_caller() -> None:
         ("nah, leave that on", ["decline"]),
         ("no, it's fine, ta", ["decline"]),
         ("no, the striped one", []),  # picks a thing: an answer, not a decline
+        ("no, that one", []),
+        ("no, I meant the striped one", []),  # a redirect: what is wanted instead
+        ("nah, I want the striped mug", []),  # a want of its own
+        ("no, I need the striped mug", []),
         ("no, bring me the other one", []),  # a request of its own
         ("no, where is it?", []),  # a question
         ("no, leave it on the shelf", []),  # somewhere to put it

@@ -151,16 +151,21 @@ def test_a_no_to_the_offer_with_a_reason_is_taken_as_said(
     assert not record.executed
 
 
-def test_a_no_to_the_other_thing_offered_lets_it_go_and_a_pick_still_takes_it(
-    session: AssistantSession,
-) -> None:
+def test_a_no_to_the_other_thing_offered_lets_it_go(session: AssistantSession) -> None:
     """Checked to fail before: "no, it's fine" after the offer of the other mug was out of
-    scope; "no, the striped one" still picks the other mug."""
+    scope."""
     session.turn("bring me a mug")
     assert session.turn("no, it's fine").reply == "All right."
+
+
+@pytest.mark.parametrize("pick", ["no, the striped one", "nah, I want the striped mug"])
+def test_a_no_that_says_which_still_takes_the_other_thing(
+    session: AssistantSession, pick: str
+) -> None:
+    """A no that goes on to name the thing wanted is no decline (a reviewer's case)."""
     session.turn("bring me a mug")
     record = TurnRecord()
-    record.add(session.turn("no, the striped one"))
+    record.add(session.turn(pick))
     assert "HANDOVER(object=mug_striped, person=rachel, hand=right)" in record.executed
 
 

@@ -13,7 +13,6 @@ bed").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -226,18 +225,3 @@ def says_of_it(words: list[Word], index: int, lexicon: Words) -> bool:
     said = [word.text for word in words[index:]]
     end = next((at for at, text in enumerate(said) if text in (",", *BREAK)), len(said))
     return particle or said[end - 1] not in PARTICLES
-
-
-REASONS_OPEN: Final = frozenset(["i", "it", "he", "she", "we", "they", "you", "that", "there"])
-"""Subjects that open a statement said beside an answer or a no, alone or joined to a verb."""
-
-
-def says_why(clause: str) -> bool:
-    """Whether ``clause`` is a statement: a subject, then more ("it's cold enough as it is").
-
-    Said beside a no ("nah, it's cold enough") or an answer ("Freezer. I won't get round to
-    it this week"), it gives a reason and asks nothing; "the blue one" or "not the freezer"
-    is no statement.
-    """
-    said = re.findall(r"[a-z]+(?:'[a-z]+)?", clause.lower().replace("\u2019", "'"))
-    return len(said) > 1 and said[0].split("'")[0] in REASONS_OPEN

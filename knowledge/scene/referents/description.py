@@ -29,12 +29,13 @@ from cogtree.knowledge.scene.needs import in_need
 from cogtree.knowledge.wording import (
     LIGHT_VERBS,
     noun_of_action,
+    singular,
     singular_forms,
     verb_bases,
     whole_named,
 )
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import BEINGS, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import BEINGS, PEOPLE, shipped_nouns
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -241,7 +242,9 @@ def _used_on(after: list[str]) -> bool:
     nouns = shipped_nouns()
     if not named or nouns is None:
         return False
-    return not nouns.first_in(named[-1], BEINGS) and bool(nouns.senses(named[-1]))
+    head = singular(named[-1])  # "the flowers": a flower
+    being = nouns.first_in(head, BEINGS) or nouns.has_sense_in(head, PEOPLE)  # "my mum" too
+    return not being and bool(nouns.senses(head))
 
 
 def _purpose_at(words: list[str]) -> tuple[int, int]:

@@ -25,7 +25,8 @@ what the thing is, not a tool, and is never read so; one with its own object is 
 A tool's use that no listed use nor definition names may be what the thing is called by:
 its label's last word is the use's verb or the doer of it (:func:`named_for`: "a coat
 hanger" for "something to hang this shirt on", "a garden kneeler" for "... to kneel on") -
-words of the label a type need not know.
+words of the label a type need not know. Such a match is a guess the robot proposes ("Do you
+mean the coat hanger?"): a label says little of harm ("mandoline slicer").
 
 When no use verb of a definition matches either, the whole purpose of a tool ("... with") or
 of a verb that says little alone, with what follows it ("keep me warm"), is held against the

@@ -16,7 +16,7 @@ from typing import Final
 from cogtree.knowledge.node_tables import union
 from cogtree.knowledge.scene.referents.description import PRONOUN_NOUNS, Phrase
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.wording import joined
+from cogtree.knowledge.wording import joined, singular
 
 Way = tuple[str, str, AbstractSet[str]]
 """How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
@@ -66,7 +66,7 @@ def head_by_kind(
     heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
     ways = [(how, nodes & found) for term in heads for how, _, nodes in terms.get(term, ())]
     described = union(nodes for how, nodes in ways if how in DESCRIBING)
-    headed = described & called(phrase.words[last])  # "the paper": labelled so
+    headed = described & called(singular(phrase.words[last]))  # "the paper": labelled so
     if not union(nodes for how, nodes in ways if how in BY_KIND) and not headed:
         return found
     others = union(nodes for how, nodes in ways if how not in DESCRIBING)

@@ -269,6 +269,9 @@ def _matching(
         match.by_label = True  # a guess either way: asked about, never acted on
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
+    named_for_it = (n for ways in terms.values() for how, _, n in ways if how == NAMED_FOR)
+    if any(not found.isdisjoint(nodes) for nodes in named_for_it):
+        match.by_label = True  # what a label is named for is a guess ("mandoline slicer")
     match.ids = found
     return match
 

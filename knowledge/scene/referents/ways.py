@@ -150,7 +150,8 @@ def _named_for_ways(
     """Things whose label is named for the tool's use (:func:`named_for`: "coat hanger").
 
     For a tool's use, or a purpose whose verb is done on the thing ("something to kneel on").
-    Only things nothing flags as harmful (:func:`~.kept.harmless`), and of those, the ones
+    Only things whose own flags say no harm (:func:`~.kept.harmless`; a label may still name
+    a blade, so resolution makes such a match a guess, asked about), and of those, the ones
     whose label says another word of the purpose when some do ("hair tie" for "to tie my
     hair back", over a silk tie).
     """
